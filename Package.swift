@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "HalfTunes",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ITunesSearch", targets: ["ITunesSearch"]),
+        .library(name: "Transfers", targets: ["Transfers"]),
+        .library(name: "HalfTunesKit", targets: ["HalfTunesKit"]),
+        .library(name: "HalfTunesWeb", targets: ["HalfTunesWeb"]),
+        .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
+        .executable(name: "halftunes", targets: ["halftunes"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "ITunesSearch",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Transfers",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HalfTunesKit",
+            dependencies: [
+                "ITunesSearch", "Transfers",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HalfTunesWeb",
+            dependencies: [
+                "HalfTunesKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "DemoCatalog",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "halftunes",
+            dependencies: [
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "DemoCatalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "ITunesSearchTests", dependencies: ["ITunesSearch", "TestSupport"]),
+        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "TestSupport"]),
+        .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
+        .testTarget(name: "HalfTunesWebTests", dependencies: ["HalfTunesWeb", "TestSupport"]),
+        .testTarget(
+            name: "DemoCatalogTests",
+            dependencies: [
+                "DemoCatalog", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(name: "halftunesTests", dependencies: ["DemoCatalog", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

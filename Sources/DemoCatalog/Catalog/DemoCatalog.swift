@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// An offline, iTunes-compatible catalog: `/search`, `/lookup`, previews and artwork.
+///
+/// Previews are synthesized on first request (a distinct melody per track, WAV) and served with
+/// `ETag`, `Last-Modified` and byte ranges. Its URLs point back at itself on whatever port it got.
+///
+/// ```swift
+/// let catalog = DemoCatalog(logger: logger)
+/// try await catalog.run(port: 0) { baseURL in print("catalog at \(baseURL)") }
+/// ```
+public final class DemoCatalog: Sendable {
+    /// The songs it serves.
+    public let tracks: [DemoTrack]
+    /// How previews are made.
+    public let synthesizer: PreviewSynthesizer
+    let logger: Logger
+    let startedAt: Date
+    private let state = Mutex(State())
+
+    struct State {
+        var baseURL: URL?
+        var previews: [Int: Preview] = [:]
+        var contentVersions: [Int: Int] = [:]
+    }
+
+    /// A synthesized preview and its validators.
+    public struct Preview: Sendable {
+        /// The WAV bytes.
+        public let data: Data
+        /// Strong ETag, quotes included.
+        public let etag: String
+        /// `Last-Modified` value (an HTTP date).
+        public let lastModified: String
+    }
+
+    /// Creates a catalog with the built-in songs.
+    public init(synthesizer: PreviewSynthesizer = PreviewSynthesizer(), logger: Logger) {
+        self.tracks = BuiltInTracks.all
+        self.synthesizer = synthesizer
+        self.logger = logger
+        // Whole seconds: HTTP dates carry no fractions, and If-Range compares them exactly.
+        self.startedAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The URL it answers on, once it is running.
+    public var baseURL: URL? { state.withLock { $0.baseURL } }
+
+    func setBaseURL(_ url: URL) { state.withLock { $0.baseURL = url } }
+
+    /// The track with this id, if the catalog has it.
+    public func track(id: Int) -> DemoTrack? { tracks.first { $0.id == id } }
+
+    /// The preview the catalog currently serves for a track (synthesized on first use).
+    public func preview(for trackId: Int) -> Preview? {
+        guard let track = track(id: trackId), track.hasPreview else { return nil }
+        let (cached, version) = state.withLock { ($0.previews[trackId], $0.contentVersions[trackId, default: 0]) }
+        if let cached { return cached }
+        let data = synthesizer.preview(trackId: trackId, version: version)
+        let modified = startedAt.addingTimeInterval(TimeInterval(version))
+        let preview = Preview(
+            data: data, etag: "\"\(trackId)-v\(version)-\(data.count)\"", lastModified: HTTPDate.format(modified))
+        return state.withLock { state in
+            // Another request may have made it meanwhile, or the content changed: keep what is current.
+            if state.contentVersions[trackId, default: 0] != version { return state.previews[trackId] ?? preview }
+            if let existing = state.previews[trackId] { return existing }
+            state.previews[trackId] = preview
+            return preview
+        }
+    }
+
+    /// Replaces a track's preview with different content (new melody, new ETag and Last-Modified),
+    /// as a server whose file changed between two requests would.
+    public func changeContent(of trackId: Int) {
+        state.withLock { state in
+            state.contentVersions[trackId, default: 0] += 1
+            state.previews[trackId] = nil
+        }
+    }
+}
+
+/// HTTP dates (RFC 9110 IMF-fixdate).
+enum HTTPDate {
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

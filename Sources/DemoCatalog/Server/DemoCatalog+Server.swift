@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import Logging
+
+extension DemoCatalog {
+    /// A Hummingbird application serving the catalog, for running beside other services.
+    ///
+    /// - Parameters:
+    ///   - host: Address to bind; `127.0.0.1` by default.
+    ///   - port: Port to bind; `0` picks a free one.
+    ///   - onReady: Called with the catalog's base URL once it listens.
+    public func application(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "DemoCatalog"),
+            onServerRunning: { [self] channel in
+                let boundPort = channel.localAddress?.port ?? port
+                let urlHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
+                let url = URL(string: "http://\(urlHost):\(boundPort)")!
+                setBaseURL(url)
+                logger.info("DemoCatalog listening", metadata: ["url": "\(url)"])
+                await onReady(url)
+            },
+            logger: logger
+        )
+    }
+
+    /// Runs the catalog until the task is cancelled.
+    public func run(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) async throws {
+        try await application(host: host, port: port, onReady: onReady).run()
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/search") { request, _ in self.search(request) }
+        router.get("/lookup") { request, _ in self.lookup(request) }
+        router.get("/previews/:file") { request, context in self.previewResponse(request, context: context) }
+        router.head("/previews/:file") { request, context in self.previewResponse(request, context: context) }
+        router.get("/artwork/:id/:size") { request, context in self.artwork(request, context: context) }
+        return router
+    }
+
+    private var base: String { baseURL?.absoluteString ?? "" }
+
+    func search(_ request: Request) -> Response {
+        let query = FormQuery.parse(request.uri.query)
+        let country = query["country"] ?? "US"
+        guard country.count == 2, country.allSatisfy(\.isLetter) else {
+            return badRequest("Invalid value(s) for key(s): [country]")
+        }
+        if let entity = query["entity"], !["song", "musicTrack"].contains(entity) {
+            return badRequest("Invalid value(s) for key(s): [resultEntity]")
+        }
+        if let media = query["media"], !["music", "all"].contains(media) {
+            return badRequest("Invalid value(s) for key(s): [media]")
+        }
+        let limit = query["limit"].flatMap(Int.init).map { min(max($0, 1), 200) } ?? 50
+        let words = (query["term"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+        let found = words.isEmpty ? [] : tracks.filter { $0.matches(words: words) }.prefix(limit)
+        return json(found.map { APIResult($0, baseURL: base, country: country.uppercased() == "US" ? "USA" : country) })
+    }
+
+    func lookup(_ request: Request) -> Response {
+        let query = FormQuery.parse(request.uri.query)
+        let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingSpaces) }
+        return json(ids.compactMap(track(id:)).map { APIResult($0, baseURL: base, country: "USA") })
+    }
+
+    func artwork(_ request: Request, context: BasicRequestContext) -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int.init), let track = track(id: id),
+            let sizeText = context.parameters.get("size"), sizeText.hasSuffix("bb.svg"),
+            let size = Int(sizeText.prefix { $0.isNumber }), (1...3000).contains(size)
+        else { return Response(status: .notFound) }
+        let svg = ArtworkRenderer.svg(for: track, size: size)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    private func json(_ results: [APIResult]) -> Response {
+        encode(APIResponse(resultCount: results.count, results: results), status: .ok)
+    }
+
+    private func badRequest(_ message: String) -> Response {
+        encode(APIErrorResponse(errorMessage: message), status: .badRequest)
+    }
+
+    private func encode(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "text/javascript; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where HalfTunes keeps its data: the library of finished downloads and the transfer session.
+///
+/// Resolved as `--home`, else `HALFTUNES_HOME`, else `$XDG_DATA_HOME/halftunes`, else
+/// `~/.local/share/halftunes`.
+public struct HalfTunesHome: Sendable, Hashable {
+    /// The home folder itself.
+    public let root: URL
+
+    /// Uses `root` as the home folder.
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    /// Resolves the home folder from an explicit choice and the environment.
+    public static func resolve(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> HalfTunesHome {
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        if let path = nonEmpty(explicit) ?? nonEmpty(environment["HALFTUNES_HOME"]) {
+            return HalfTunesHome(root: URL(fileURLWithPath: expandTilde(path, environment: environment)))
+        }
+        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
+            return HalfTunesHome(root: URL(fileURLWithPath: xdg).appendingPathComponent("halftunes"))
+        }
+        let home = nonEmpty(environment["HOME"]) ?? NSHomeDirectory()
+        return HalfTunesHome(root: URL(fileURLWithPath: home).appendingPathComponent(".local/share/halftunes"))
+    }
+
+    /// Finished downloads: `<home>/library`.
+    public var library: URL { root.appendingPathComponent("library", isDirectory: true) }
+    /// The transfer session (journal and partial files): `<home>/session`.
+    public var session: URL { root.appendingPathComponent("session", isDirectory: true) }
+
+    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + path.dropFirst()
+    }
+}

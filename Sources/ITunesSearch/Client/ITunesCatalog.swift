@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// A client of the iTunes Search and Lookup APIs (or any server that speaks them, such as the
+/// DemoCatalog).
+///
+/// It caches recent answers briefly, joins identical calls in flight, and paces its calls so that a
+/// long-running process cannot exceed the API's limit of about 20 calls a minute however fast a
+/// user types.
+///
+/// ```swift
+/// let catalog = try ITunesCatalog(logger: logger)
+/// let tracks = try await catalog.search(SearchQuery(term: "price tag", limit: 25))
+/// ```
+public actor ITunesCatalog {
+    /// The configuration this client was made with.
+    public nonisolated let configuration: CatalogConfiguration
+    private let httpClient: HTTPClient
+    private let time: Timekeeper
+    private let logger: Logger
+    private let baseURLString: String
+    private let host: String
+    private var cache: ResponseCache<[Track]>
+    private var pacer: CallPacer?
+    private var inFlight: [String: Task<[Track], any Error>] = [:]
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - configuration: The catalog URL and pacing.
+    ///   - httpClient: The HTTP client to use; the shared one by default.
+    ///   - clock: The clock for pacing and cache expiry.
+    ///   - logger: Where calls are logged (at debug level).
+    /// - Throws: ``CatalogError/Code/invalidCatalogURL`` when the base URL is not http(s) with a host.
+    public init<C: Clock>(
+        configuration: CatalogConfiguration = CatalogConfiguration(),
+        httpClient: HTTPClient = .shared,
+        clock: C = ContinuousClock(),
+        logger: Logger
+    ) throws(CatalogError) where C.Duration == Duration {
+        let url = configuration.baseURL
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty, url.query == nil
+        else { throw .invalidCatalogURL(url.absoluteString) }
+        var base = url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        self.configuration = configuration
+        self.httpClient = httpClient
+        self.time = Timekeeper(clock)
+        self.logger = logger
+        self.baseURLString = base
+        self.host = url.port.map { "\(host):\($0)" } ?? host
+        self.cache = ResponseCache(capacity: configuration.cacheCapacity, lifetime: configuration.cacheLifetime)
+        self.pacer = configuration.callsPerMinute.map { CallPacer(limit: max(1, $0)) }
+    }
+
+    /// Searches the catalog for songs.
+    ///
+    /// - Returns: The songs found, in the catalog's order; empty when nothing matched.
+    /// - Throws: ``CatalogError``.
+    public func search(_ query: SearchQuery) async throws(CatalogError) -> [Track] {
+        try await tracks(at: "\(baseURLString)/search?\(query.queryString)")
+    }
+
+    /// Looks up songs by their track ids. Ids the catalog does not know are absent from the answer.
+    public func lookup(ids: [Int]) async throws(CatalogError) -> [Track] {
+        let unique = Array(Set(ids)).sorted()
+        guard !unique.isEmpty else { return [] }
+        let list = unique.map(String.init).joined(separator: ",")
+        return try await tracks(at: "\(baseURLString)/lookup?id=\(list)&entity=song")
+    }
+
+    /// Looks up one song by its track id; `nil` when the catalog does not know it.
+    public func lookup(id: Int) async throws(CatalogError) -> Track? {
+        try await lookup(ids: [id]).first { $0.id == id }
+    }
+
+    private func tracks(at url: String) async throws(CatalogError) -> [Track] {
+        if let cached = cache.value(for: url, at: time.now()) {
+            logger.debug("catalog cache hit", metadata: ["url": "\(url)"])
+            return cached
+        }
+        let task: Task<[Track], any Error>
+        if let running = inFlight[url] {
+            task = running
+        } else {
+            task = Task { try await self.fetch(url) }
+            inFlight[url] = task
+        }
+        do {
+            let tracks = try await task.value
+            inFlight[url] = nil
+            return tracks
+        } catch {
+            inFlight[url] = nil
+            throw error as? CatalogError ?? .malformedResponse(reason: "\(error)")
+        }
+    }
+
+    private func fetch(_ url: String) async throws(CatalogError) -> [Track] {
+        try await waitForTurn()
+        logger.debug("catalog call", metadata: ["url": "\(url)"])
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")
+        let body: ByteBuffer
+        let status: Int
+        let retryAfter: String?
+        do {
+            let response = try await httpClient.execute(request, deadline: .now() + .init(configuration.timeout))
+            status = Int(response.status.code)
+            retryAfter = response.headers.first(name: "Retry-After")
+            body = try await response.body.collect(upTo: 16 << 20)
+        } catch {
+            throw TransportFailure.catalogError(for: error, host: host, timeout: configuration.timeout)
+        }
+        let data = Data(body.readableBytesView)
+        switch status {
+        case 200..<300:
+            let tracks = try SearchResponse.decodeTracks(from: data)
+            cache.insert(tracks, for: url, at: time.now())
+            return tracks
+        case 403, 429:
+            let wait = retryAfter.flatMap(Int.init).map { Duration.seconds(max(1, $0)) }
+            pacer?.block(until: time.now() + (wait ?? .seconds(60)))
+            throw .rateLimited(status: status, retryAfter: wait)
+        case 400..<500:
+            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: data))?.errorMessage
+            throw .badRequest(message: message ?? "HTTP \(status)")
+        default:
+            throw .serverError(status: status)
+        }
+    }
+
+    /// Waits until the pacer allows a call, or fails at once when the wait would be too long.
+    private func waitForTurn() async throws(CatalogError) {
+        guard var pacer else { return }
+        let now = time.now()
+        let wait = pacer.wait(at: now)
+        guard wait <= configuration.longestPacingWait else { throw .rateLimited(status: nil, retryAfter: wait) }
+        let start = pacer.reserve(at: now)
+        self.pacer = pacer
+        if start > now {
+            logger.debug("catalog call paced", metadata: ["wait": "\(start - now)"])
+            do { try await time.sleep(start - now) } catch { throw .timeout(host, after: start - now) }
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `halftunes`: search the iTunes catalog, download previews, play them.
+@main
+struct HalfTunes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "halftunes",
+        abstract: "Search the iTunes catalog for songs, download their previews, and play them.",
+        version: "0.1.0",
+        subcommands: [
+            SearchCommand.self,
+            DemoCatalogCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+
+/// What the command line writes, and where.
+enum Terminal {
+    /// Whether standard output is a terminal (tables fit its width; progress bars redraw).
+    static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The terminal's width in columns, when standard output is one.
+    static var columns: Int? {
+        guard isInteractive else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+    }
+
+    /// Writes to standard output and flushes, so a reading process sees it at once.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes one line to standard error.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("halftunes: \(line)\n".utf8))
+    }
+
+    /// Sends logs to standard error; `HALFTUNES_LOG` (trace…critical) sets the level, warning by default.
+    static func bootstrapLogging() {
+        let level = ProcessInfo.processInfo.environment["HALFTUNES_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+/// A failure the command reports as one line on standard error, exiting non-zero.
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
