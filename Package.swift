@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -75,12 +75,21 @@ let package = Package(
             dependencies: [
                 "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "ITunesSearchTests", dependencies: ["ITunesSearch", "TestSupport"]),
+        .testTarget(
+            name: "ITunesSearchTests",
+            dependencies: [
+                "ITunesSearch", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "TransfersTests", dependencies: ["Transfers", "TestSupport"]),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
         .testTarget(name: "HalfTunesWebTests", dependencies: ["HalfTunesWeb", "TestSupport"]),
@@ -89,9 +98,16 @@ let package = Package(
             dependencies: [
                 "DemoCatalog", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "halftunesTests", dependencies: ["DemoCatalog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Warnings are errors in HalfTunes' own code (dependencies keep their own settings).
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

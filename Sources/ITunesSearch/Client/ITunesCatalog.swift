@@ -30,13 +30,13 @@ public actor ITunesCatalog {
     ///
     /// - Parameters:
     ///   - configuration: The catalog URL and pacing.
-    ///   - httpClient: The HTTP client to use; the shared one by default.
+    ///   - httpClient: The HTTP client to use; by default one that fails fast on refused connections.
     ///   - clock: The clock for pacing and cache expiry.
     ///   - logger: Where calls are logged (at debug level).
     /// - Throws: ``CatalogError/Code/invalidCatalogURL`` when the base URL is not http(s) with a host.
     public init<C: Clock>(
         configuration: CatalogConfiguration = CatalogConfiguration(),
-        httpClient: HTTPClient = .shared,
+        httpClient: HTTPClient = .catalog,
         clock: C = ContinuousClock(),
         logger: Logger
     ) throws(CatalogError) where C.Duration == Duration {

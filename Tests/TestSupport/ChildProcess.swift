@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// A program run as a child process, its output collected without blocking Swift's concurrency
+/// threads (the servers under test need them).
+public final class ChildProcess: Sendable {
+    /// How a finished child ended.
+    public struct Result: Sendable {
+        /// Exit status, or the signal number when `signaled`.
+        public let status: Int32
+        /// Whether it was ended by a signal.
+        public let signaled: Bool
+        /// Everything it wrote to standard output.
+        public let stdout: String
+        /// Everything it wrote to standard error.
+        public let stderr: String
+    }
+
+    /// State shared with the reader threads.
+    private final class Shared: Sendable {
+        let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
+        let outputChanged = Mutex<[CheckedContinuation<Void, Never>]>([])
+        let done = Mutex(false)
+
+        func wakeWaiters() {
+            let waiters = outputChanged.withLock { waiters in defer { waiters = [] }; return waiters }
+            waiters.forEach { $0.resume() }
+        }
+    }
+
+    private let process: Process
+    private let shared = Shared()
+    private let finished = Gate()
+
+    /// Starts `executable` with `arguments`; `environment` is added to this process's environment.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        let reads = DispatchGroup()
+        for (pipe, isStdout) in [(stdoutPipe, true), (stderrPipe, false)] {
+            reads.enter()
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [shared] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    shared.output.withLock { if isStdout { $0.stdout.append(chunk) } else { $0.stderr.append(chunk) } }
+                    shared.wakeWaiters()
+                }
+                reads.leave()
+            }
+        }
+        let process = process
+        try process.run()
+        Thread.detachNewThread { [finished, shared] in
+            process.waitUntilExit()
+            reads.wait()
+            shared.done.withLock { $0 = true }
+            finished.open()
+            shared.wakeWaiters()
+        }
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Standard output so far.
+    public var stdoutSoFar: String { shared.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+
+    /// Waits until standard output has a line for which `match` returns a value, and returns it;
+    /// `nil` if the process ends first.
+    public func waitForLine<T>(_ match: (String) -> T?) async -> T? {
+        while true {
+            let lines = stdoutSoFar.split(separator: "\n").map(String.init)
+            if let found = lines.lazy.compactMap(match).first { return found }
+            if shared.done.withLock({ $0 }) { return nil }
+            let seen = stdoutSoFar
+            await withCheckedContinuation { continuation in
+                shared.outputChanged.withLock { $0.append(continuation) }
+                // Output may have arrived, or the process ended, while registering.
+                if shared.done.withLock({ $0 }) || stdoutSoFar != seen { shared.wakeWaiters() }
+            }
+        }
+    }
+
+    /// Sends a signal (SIGTERM, SIGINT, SIGKILL…).
+    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end and returns how it ended.
+    public func wait() async -> Result {
+        await finished.wait()
+        let (stdout, stderr) = shared.output.withLock { ($0.stdout, $0.stderr) }
+        return Result(
+            status: process.terminationStatus,
+            signaled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs a program to the end.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> Result {
+        try await ChildProcess(executable, arguments, environment: environment).wait()
+    }
+}
+
+/// Where the package's built products are (the `halftunes` executable among them).
+public enum BuiltProducts {
+    /// The built `halftunes` executable.
+    public static var halftunes: URL {
+        get throws {
+            let candidates = [
+                Bundle.main.bundleURL,
+                Bundle.main.bundleURL.deletingLastPathComponent(),
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            ]
+            for folder in candidates {
+                let url = folder.appendingPathComponent("halftunes")
+                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            }
+            throw MissingProduct(searched: candidates.map(\.path))
+        }
+    }
+
+    struct MissingProduct: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String { "halftunes is not built; looked in \(searched.joined(separator: ", "))" }
+    }
+}

@@ -1,0 +1,131 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// `halftunes search` run as a process against a DemoCatalog, as a user would run it.
+@Suite("halftunes search", .timeLimit(.minutes(1)))
+struct SearchCommandTests {
+    private func halftunes(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        // A clean environment for the settings under test, so the developer's own do not leak in.
+        try await ChildProcess.run(
+            try BuiltProducts.halftunes, arguments,
+            environment: ["HALFTUNES_CATALOG": "", "HALFTUNES_HOME": ""].merging(environment) { $1 })
+    }
+
+    private func matching(_ word: String, in catalog: DemoCatalog) -> [DemoTrack] {
+        catalog.tracks.filter { "\($0.name) \($0.artist) \($0.album)".lowercased().contains(word) }
+    }
+
+    @Test("a table of title, artist, album, duration and id")
+    func table() async throws {
+        try await withDemoCatalog { catalog, url in
+            let result = try await halftunes(["search", "love", "--catalog", url.absoluteString])
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            let expected = matching("love", in: catalog)
+            try #require(lines.count == expected.count + 1)
+            #expect(lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "ID"])
+            for (line, track) in zip(lines.dropFirst(), expected) {
+                #expect(line.hasPrefix(track.name))
+                #expect(line.contains(track.artist))
+                #expect(line.contains(track.album))
+                let seconds = track.durationMs / 1000
+                #expect(line.contains(String(format: "%d:%02d", seconds / 60, seconds % 60)))
+                #expect(line.hasSuffix(String(track.id)))
+            }
+        }
+    }
+
+    @Test("--json prints an array with the documented fields")
+    func json() async throws {
+        try await withDemoCatalog { catalog, url in
+            let result = try await halftunes(["search", "love", "--json", "--limit", "3", "--catalog", url.absoluteString])
+            #expect(result.status == 0)
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let expected = Array(matching("love", in: catalog).prefix(3))
+            #expect(array.compactMap { $0["id"] as? Int } == expected.map(\.id))
+            for (object, track) in zip(array, expected) {
+                #expect(object["name"] as? String == track.name)
+                #expect(object["artist"] as? String == track.artist)
+                #expect(object["album"] as? String == track.album)
+                #expect(object["durationMs"] as? Int == track.durationMs)
+                #expect(object["previewURL"] as? String == "\(url)/previews/\(track.id).wav")
+                #expect(object["artworkURL"] as? String == "\(url)/artwork/\(track.id)/100x100bb.svg")
+            }
+        }
+    }
+
+    @Test("HALFTUNES_CATALOG chooses the catalog like --catalog; Unicode terms work")
+    func environment() async throws {
+        try await withDemoCatalog { _, url in
+            let result = try await halftunes(["search", "ラブ", "--json"], environment: ["HALFTUNES_CATALOG": url.absoluteString])
+            #expect(result.status == 0)
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            #expect(array.map { $0["name"] as? String } == ["ラブソング"])
+        }
+    }
+
+    @Test("the track without a preview is listed and marked")
+    func noPreview() async throws {
+        try await withDemoCatalog { catalog, url in
+            let track = try #require(catalog.tracks.first { !$0.hasPreview })
+            let table = try await halftunes(["search", track.name, "--catalog", url.absoluteString])
+            #expect(table.stdout.contains("\(track.name) (no preview)"))
+            let json = try await halftunes(["search", track.name, "--json", "--catalog", url.absoluteString])
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(array.first?["downloadable"] as? Bool == false)
+            #expect(array.first?["previewURL"] is NSNull)
+        }
+    }
+
+    @Test("nothing found is said plainly, with success")
+    func nothingFound() async throws {
+        try await withDemoCatalog { _, url in
+            let result = try await halftunes(["search", "zzzz", "--catalog", url.absoluteString])
+            #expect(result.status == 0)
+            #expect(result.stdout == "No songs found for \"zzzz\".\n")
+            let json = try await halftunes(["search", "zzzz", "--json", "--catalog", url.absoluteString])
+            #expect(json.stdout == "[]\n")
+        }
+    }
+
+    @Test(
+        "failures are one line on stderr and a non-zero exit",
+        arguments: [
+            (["search", "x", "--catalog", "http://127.0.0.1:9"], "cannot reach the catalog at 127.0.0.1:9"),
+            (["search", "x", "--limit", "0"], "the limit must be between 1 and 200"),
+            (["search", "x", "--country", "USA"], "two-letter"),
+            (["search", "x", "--catalog", "file:///etc"], "the catalog URL must look like"),
+        ])
+    func failures(arguments: [String], says: String) async throws {
+        let result = try await halftunes(arguments)
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasSuffix("\n"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(says))
+    }
+}
+
+@Suite("halftunes demo-catalog", .timeLimit(.minutes(1)))
+struct DemoCatalogCommandTests {
+    @Test("runs the catalog on a free port, answers searches, and stops on SIGTERM")
+    func runsAndStops() async throws {
+        let binary = try BuiltProducts.halftunes
+        let server = try ChildProcess(binary, ["demo-catalog", "--port", "0"])
+        let url = await server.waitForLine { line -> String? in
+            guard line.hasPrefix("DemoCatalog at ") else { return nil }
+            return String(line.dropFirst("DemoCatalog at ".count))
+        }
+        let catalogURL = try #require(url, "demo-catalog did not print its URL")
+        let search = try await ChildProcess.run(binary, ["search", "fog horn", "--json", "--catalog", catalogURL])
+        #expect(search.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["name"] as? String } == ["Fog Horn"])
+        server.signal(SIGTERM)
+        let ended = await server.wait()
+        #expect(ended.status == 0 && !ended.signaled)
+    }
+}
