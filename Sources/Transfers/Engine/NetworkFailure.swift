@@ -1,0 +1,37 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// What a failed request means for a transfer: a reason in words, and whether trying again helps.
+enum NetworkFailure {
+    static func classify(_ error: any Error, url: String, stallTimeout: Duration) -> (reason: String, permanent: Bool) {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return ("\(url) is not a URL that can be downloaded", true)
+            case .redirectLimitReached, .redirectCycleDetected:
+                return ("too many redirects (or a redirect loop) for \(url)", true)
+            case .readTimeout:
+                return ("the transfer stalled: no data for \(stallTimeout)", false)
+            case .connectTimeout:
+                return ("connecting to the server timed out", false)
+            case .remoteConnectionClosed:
+                return ("the server closed the connection mid-transfer", false)
+            default:
+                return ("\(error)", false)
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            let detail = error.connectionErrors.first.map { describe($0.error) } ?? "the host name could not be resolved"
+            return ("cannot connect: \(detail)", false)
+        }
+        if case ChannelError.connectTimeout = error { return ("connecting to the server timed out", false) }
+        return (describe(error), false)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import NIOCore
+
+/// The `.part` file a download streams into: opened at an offset, written buffer by buffer,
+/// flushed, and renamed into place when complete.
+final class PartialFile {
+    let path: String
+    private var descriptor: Int32
+    private(set) var length: Int64
+
+    /// Opens (creating) the file for writing at `offset`, dropping anything after it.
+    init(path: String, offset: Int64) throws(TransferError) {
+        self.path = path
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Self.error("open", path) }
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
+            let error = Self.error("truncate", path)
+            Foundation.close(fd)
+            throw error
+        }
+        descriptor = fd
+        length = offset
+    }
+
+    /// Appends a buffer.
+    func write(_ buffer: ByteBuffer) throws(TransferError) {
+        var failure: TransferError?
+        buffer.withUnsafeReadableBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = Self.error("write", path)
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw failure }
+        length += Int64(buffer.readableBytes)
+    }
+
+    /// Flushes the data to the device.
+    func sync() throws(TransferError) {
+        guard fsync(descriptor) == 0 else { throw Self.error("flush", path) }
+    }
+
+    /// Closes the file (again is harmless).
+    func close() {
+        guard descriptor >= 0 else { return }
+        Foundation.close(descriptor)
+        descriptor = -1
+    }
+
+    /// Flushes, closes and renames the file to `destination` atomically, then flushes the folder
+    /// so the rename itself survives a power cut.
+    func finish(at destination: String) throws(TransferError) {
+        defer { close() }
+        guard fsync(descriptor) == 0 else { throw Self.error("flush", path) }
+        guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+        let folder = (destination as NSString).deletingLastPathComponent
+        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            _ = fsync(folderFD)
+            Foundation.close(folderFD)
+        }
+    }
+
+    deinit { close() }
+
+    /// The length of the file at `path`, 0 when it does not exist.
+    static func length(at path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    static func error(_ action: String, _ path: String) -> TransferError {
+        let code = errno
+        if code == ENOSPC || code == EDQUOT {
+            return TransferError(
+                .diskFull, "no space left on the device to \(action) \(path); the partial download is kept",
+                permanent: false)
+        }
+        return TransferError(
+            .fileSystem, "cannot \(action) \(path): \(String(cString: strerror(code)))", permanent: code == EACCES || code == EROFS)
+    }
+}

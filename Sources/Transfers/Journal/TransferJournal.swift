@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
+/// nothing. The only door to the database.
+final class TransferJournal: Sendable {
+    private let database: DatabasePool
+
+    /// Opens (creating and migrating as needed) the journal at `path`.
+    init(path: String) throws(TransferError) {
+        do {
+            var configuration = Configuration()
+            configuration.label = "halftunes.transfers"
+            configuration.busyMode = .timeout(5)
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw TransferError(.journal, "cannot open the transfer journal at \(path): \(error)", permanent: true)
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "transfer") { t in
+                t.primaryKey("id", .text)
+                t.column("seq", .integer).notNull()
+                t.column("url", .text).notNull()
+                t.column("destination", .text).notNull()
+                t.column("partialFile", .text).notNull()
+                t.column("tag", .text)
+                t.column("state", .text).notNull()
+                t.column("receivedBytes", .integer).notNull()
+                t.column("durableBytes", .integer).notNull()
+                t.column("expectedBytes", .integer)
+                t.column("etag", .text)
+                t.column("lastModified", .text)
+                t.column("contentType", .text)
+                t.column("errorCode", .text)
+                t.column("errorMessage", .text)
+                t.column("errorPermanent", .boolean)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "meta") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// Every transfer, in queue order.
+    func all() throws(TransferError) -> [TransferRecord] {
+        try run { db in try TransferRecord.order(Column("seq")).fetchAll(db) }
+    }
+
+    /// The next queue position.
+    func nextSequence() throws(TransferError) -> Int64 {
+        try run { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM transfer") ?? 1 }
+    }
+
+    /// Inserts or replaces a transfer.
+    func save(_ record: TransferRecord) throws(TransferError) {
+        var record = record
+        record.updatedAt = Date()
+        try write { db in try record.save(db) }
+    }
+
+    /// Removes a transfer.
+    func delete(_ id: TransferID) throws(TransferError) {
+        try write { db in _ = try TransferRecord.deleteOne(db, key: id.rawValue) }
+    }
+
+    /// A stored setting.
+    func meta(_ key: String) throws(TransferError) -> String? {
+        try run { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Stores a setting.
+    func setMeta(_ key: String, _ value: String) throws(TransferError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    private func run<T>(_ body: (Database) throws -> T) throws(TransferError) -> T {
+        do { return try database.read(body) } catch {
+            throw TransferError(.journal, "cannot read the transfer journal: \(error)", permanent: false)
+        }
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws(TransferError) {
+        do { try database.write(body) } catch {
+            throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// One transfer as the journal stores it.
+struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "transfer"
+
+    var id: String
+    /// Queue order: lower starts first.
+    var seq: Int64
+    var url: String
+    var destination: String
+    var partialFile: String
+    var tag: String?
+    var state: String
+    /// Bytes on disk as last seen (the partial file's length is the truth after a crash).
+    var receivedBytes: Int64
+    /// Bytes known to be flushed to disk (what survives a power cut).
+    var durableBytes: Int64
+    var expectedBytes: Int64?
+    var etag: String?
+    var lastModified: String?
+    var contentType: String?
+    var errorCode: String?
+    var errorMessage: String?
+    var errorPermanent: Bool?
+    var createdAt: Date
+    var updatedAt: Date
+
+    var transferID: TransferID { TransferID(rawValue: id) }
+    var transferState: TransferState { TransferState(rawValue: state) ?? .failed }
+    var validator: Validator { Validator(etag: etag, lastModified: lastModified) }
+    var host: String { URL(string: url)?.host?.lowercased() ?? "" }
+
+    var failure: TransferError? {
+        guard let errorCode, let errorMessage else { return nil }
+        return TransferError(.init(rawValue: errorCode), errorMessage, permanent: errorPermanent ?? false)
+    }
+
+    mutating func setFailure(_ error: TransferError?) {
+        errorCode = error?.code.rawValue
+        errorMessage = error?.message
+        errorPermanent = error?.isPermanent
+    }
+
+    var snapshot: TransferSnapshot {
+        TransferSnapshot(
+            id: transferID,
+            url: URL(string: url) ?? URL(fileURLWithPath: "/"),
+            destination: URL(fileURLWithPath: destination),
+            tag: tag,
+            state: transferState,
+            receivedBytes: receivedBytes,
+            expectedBytes: expectedBytes,
+            failure: failure,
+            contentType: contentType)
+    }
+}

@@ -1,0 +1,78 @@
+/// Why a transfer (or a session operation) failed, in words fit for a user.
+///
+/// `isPermanent` tells whether trying again can help: a 404 will not get better, a full disk or a
+/// dropped connection might.
+public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The URL cannot be fetched (malformed, or not http/https).
+        public static let invalidURL = Code(rawValue: "invalidURL")
+        /// The server refused for good (404, 403, 410, other 4xx).
+        public static let httpStatus = Code(rawValue: "httpStatus")
+        /// The server kept failing (5xx, 429, 503) after every retry.
+        public static let serverUnavailable = Code(rawValue: "serverUnavailable")
+        /// The network kept failing (resets, timeouts, stalls) after every retry.
+        public static let network = Code(rawValue: "network")
+        /// The server's answer was inconsistent (a Content-Range that does not match the request,
+        /// a body shorter than announced) after every retry.
+        public static let protocolViolation = Code(rawValue: "protocolViolation")
+        /// No space left on the device; the partial file is kept for a later resume.
+        public static let diskFull = Code(rawValue: "diskFull")
+        /// Reading or writing a file failed.
+        public static let fileSystem = Code(rawValue: "fileSystem")
+        /// Another process owns the session.
+        public static let sessionLocked = Code(rawValue: "sessionLocked")
+        /// The journal could not be read or written.
+        public static let journal = Code(rawValue: "journal")
+        /// No transfer with that identifier.
+        public static let unknownTransfer = Code(rawValue: "unknownTransfer")
+        /// The operation does not apply in the transfer's state (resuming a completed one, say).
+        public static let invalidState = Code(rawValue: "invalidState")
+        /// The resume data cannot be used.
+        public static let invalidResumeData = Code(rawValue: "invalidResumeData")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// A one-line explanation.
+    public let message: String
+    /// Whether retrying cannot help.
+    public let isPermanent: Bool
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, permanent: Bool) {
+        self.code = code
+        self.message = message
+        self.isPermanent = permanent
+    }
+
+    public var description: String { message }
+
+    static func invalidURL(_ url: String, _ why: String) -> TransferError {
+        TransferError(.invalidURL, "cannot download \(url): \(why)", permanent: true)
+    }
+
+    static func httpStatus(_ status: Int, url: String) -> TransferError {
+        let reason: String
+        switch status {
+        case 401: reason = "authorization required"
+        case 403: reason = "access forbidden"
+        case 404: reason = "not found"
+        case 410: reason = "gone"
+        default: reason = "refused"
+        }
+        return TransferError(.httpStatus, "the server answered HTTP \(status) (\(reason)) for \(url)", permanent: true)
+    }
+
+    static func unknown(_ id: TransferID) -> TransferError {
+        TransferError(.unknownTransfer, "no transfer \(id) in this session", permanent: true)
+    }
+
+    static func invalidState(_ id: TransferID, _ state: TransferState, _ action: String) -> TransferError {
+        TransferError(.invalidState, "cannot \(action) transfer \(id): it is \(state.rawValue)", permanent: true)
+    }
+}

@@ -1,0 +1,79 @@
+/// The response side of resuming: what to do with the answer to a (possibly ranged) GET.
+///
+/// Pure, so every branch of RFC 9110's range rules is unit-tested without a socket.
+public enum ResponseDecision: Sendable, Hashable {
+    /// Write the body into the partial file starting at `offset` (truncating anything after it).
+    /// `expectedTotal` is the resource's full length when the server gave it.
+    case write(offset: Int64, expectedTotal: Int64?)
+    /// The partial file already holds the whole resource (416 whose length equals the bytes on disk).
+    case alreadyComplete(total: Int64)
+    /// The answer cannot be appended to what is on disk: discard it and ask for the whole resource.
+    case restart(reason: String)
+    /// A transient failure: try again later (after `retryAfter` if the server said so).
+    case retry(reason: String, retryAfter: Duration?)
+    /// A permanent failure.
+    case fail(status: Int)
+
+    /// The parts of a response head the decision needs.
+    public struct Head: Sendable, Hashable {
+        public var status: Int
+        public var contentRange: String?
+        public var contentLength: Int64?
+        public var etag: String?
+        public var retryAfter: Duration?
+
+        public init(status: Int, contentRange: String? = nil, contentLength: Int64? = nil, etag: String? = nil, retryAfter: Duration? = nil) {
+            self.status = status
+            self.contentRange = contentRange
+            self.contentLength = contentLength
+            self.etag = etag
+            self.retryAfter = retryAfter
+        }
+    }
+
+    /// Decides.
+    ///
+    /// - Parameters:
+    ///   - head: The response's status and headers.
+    ///   - requestedOffset: Where the request's `Range` started (0 when none was sent).
+    ///   - bytesOnDisk: How many bytes the partial file holds.
+    ///   - validator: The validator of the bytes on disk.
+    public static func decide(
+        _ head: Head, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator
+    ) -> ResponseDecision {
+        switch head.status {
+        case 200:
+            // The whole resource: it changed (If-Range failed), ranges are unsupported, or none was asked.
+            return .write(offset: 0, expectedTotal: head.contentLength)
+        case 206:
+            guard let header = head.contentRange, let contentRange = ContentRange(header),
+                let range = contentRange.range
+            else { return .restart(reason: "206 without a usable Content-Range") }
+            guard range.lowerBound == requestedOffset else {
+                return .restart(reason: "Content-Range starts at \(range.lowerBound), not at the requested \(requestedOffset)")
+            }
+            if requestedOffset > 0, let etag = head.etag, let ours = validator.etag, etag != ours, !etag.hasPrefix("W/") {
+                return .restart(reason: "206 for a different version (ETag \(etag), ours \(ours))")
+            }
+            if let length = head.contentLength, length != Int64(range.count) {
+                return .restart(reason: "Content-Length \(length) disagrees with Content-Range \(header)")
+            }
+            // An open-ended request must be answered to the end; otherwise the file would be short.
+            if let total = contentRange.total, range.upperBound != total - 1 {
+                return .restart(reason: "Content-Range \(header) stops before the end")
+            }
+            return .write(offset: range.lowerBound, expectedTotal: contentRange.total)
+        case 416:
+            if let header = head.contentRange, let total = ContentRange(header)?.total, total == bytesOnDisk, total > 0 {
+                return .alreadyComplete(total: total)
+            }
+            return .restart(reason: "the server cannot serve bytes from \(requestedOffset) (416)")
+        case 408, 425, 429, 500, 502, 503, 504:
+            return .retry(reason: "the server answered HTTP \(head.status)", retryAfter: head.retryAfter)
+        case 500...599:
+            return .retry(reason: "the server answered HTTP \(head.status)", retryAfter: head.retryAfter)
+        default:
+            return .fail(status: head.status)
+        }
+    }
+}

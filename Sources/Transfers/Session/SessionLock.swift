@@ -1,0 +1,45 @@
+import Foundation
+
+/// Makes one process at a time the owner of a session: an exclusive `flock` on a lock file that
+/// also names the owner. The kernel releases it when the owner dies, even by SIGKILL.
+final class SessionLock: Sendable {
+    private let descriptor: Int32
+    let path: String
+
+    /// Takes the lock, or fails naming the process that holds it.
+    init(path: String) throws(TransferError) {
+        self.path = path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TransferError(.fileSystem, "cannot open the session lock \(path): \(String(cString: strerror(errno)))", permanent: true)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let owner = Self.readOwner(fd)
+            close(fd)
+            throw TransferError(
+                .sessionLocked,
+                "the transfer session is in use by \(owner ?? "another process") (lock \(path))",
+                permanent: true)
+        }
+        descriptor = fd
+        let command = ProcessInfo.processInfo.arguments.prefix(2).map { URL(fileURLWithPath: $0).lastPathComponent }
+        let text = "process \(getpid()) (\(command.joined(separator: " ")))\n"
+        _ = ftruncate(fd, 0)
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    /// Releases the lock.
+    func release() {
+        _ = ftruncate(descriptor, 0)
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    private static func readOwner(_ fd: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+}

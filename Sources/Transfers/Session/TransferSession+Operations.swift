@@ -1,0 +1,185 @@
+import Foundation
+
+extension TransferSession {
+    /// Queues a download of `url` to `destination`; it starts as soon as the limits allow.
+    ///
+    /// Bytes stream to `destination` + `.part`; when complete and checked, that file is renamed to
+    /// `destination` (replacing what was there).
+    ///
+    /// - Parameter tag: A label of the caller's, kept with the transfer (like `taskDescription`).
+    /// - Throws: `.invalidURL` for a URL that is not http(s) with a host; `.invalidState` when a
+    ///   transfer to the same destination is already under way.
+    public func start(url: URL, destination: URL, tag: String? = nil) throws(TransferError) -> TransferID {
+        try ensureOpen()
+        try Self.validate(url)
+        try ensureFree(destination)
+        let id = TransferID.make()
+        try insert(
+            id: id, url: url, destination: destination, partialFile: destination.path + ".part",
+            validator: Validator(), expectedBytes: nil, tag: tag)
+        return id
+    }
+
+    /// Pauses a transfer, keeping its partial file, and returns its resume data.
+    ///
+    /// Waits until the transfer has stopped writing, so the resume data's byte count is exact.
+    public func pause(_ id: TransferID) async throws(TransferError) -> ResumeData {
+        let record = try record(id)
+        switch record.transferState {
+        case .running:
+            if let task = running[id] {
+                stopIntents[id] = .pause
+                task.cancel()
+                await task.value
+            }
+        case .queued:
+            try apply(.pause, to: id)
+        case .paused, .failed:
+            break
+        case .completed, .cancelled:
+            throw .invalidState(id, record.transferState, "pause")
+        }
+        let current = try self.record(id)
+        guard current.transferState == .paused || current.transferState == .failed else {
+            throw .invalidState(id, current.transferState, "pause")
+        }
+        return resumeData(for: current)
+    }
+
+    /// Resumes a paused (or failed) transfer; it queues and continues from the bytes on disk.
+    /// Resuming a queued or running transfer does nothing.
+    public func resume(_ id: TransferID) throws(TransferError) {
+        try ensureOpen()
+        let record = try record(id)
+        guard record.transferState == .paused || record.transferState == .failed else {
+            if record.transferState == .queued || record.transferState == .running { return }
+            throw .invalidState(id, record.transferState, "resume")
+        }
+        if record.failure?.isPermanent == true {
+            // Nothing of it was kept; start from scratch.
+            try apply(.resume, to: id) { $0.setFailure(nil); $0.receivedBytes = 0; $0.etag = nil; $0.lastModified = nil }
+        } else {
+            try apply(.resume, to: id) { $0.setFailure(nil) }
+        }
+        schedule()
+    }
+
+    /// Resumes a download from resume data (from ``pause(_:)``, possibly of another process).
+    ///
+    /// The bytes on disk are kept only if the server confirms, through `If-Range`, that the
+    /// resource has not changed; otherwise it is downloaded whole.
+    @discardableResult
+    public func resume(with data: ResumeData) throws(TransferError) -> TransferID {
+        try ensureOpen()
+        try Self.validate(data.url)
+        if let existing = records.values.first(where: {
+            $0.destination == data.destination.path && !$0.transferState.isFinal
+        }) {
+            try resume(existing.transferID)
+            return existing.transferID
+        }
+        guard data.bytesOnDisk >= 0, data.partialFile.isFileURL else {
+            throw TransferError(.invalidResumeData, "the resume data does not describe a partial file", permanent: true)
+        }
+        // Bytes past what the resume data vouches for may belong to anything: drop them.
+        let onDisk = PartialFile.length(at: data.partialFile.path)
+        if onDisk > data.bytesOnDisk { _ = truncate(data.partialFile.path, off_t(data.bytesOnDisk)) }
+        let id = TransferID.make()
+        try insert(
+            id: id, url: data.url, destination: data.destination, partialFile: data.partialFile.path,
+            validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag)
+        return id
+    }
+
+    /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
+    public func cancel(_ id: TransferID) async throws(TransferError) {
+        let record = try record(id)
+        switch record.transferState {
+        case .running:
+            if let task = running[id] {
+                stopIntents[id] = .cancel
+                task.cancel()
+                await task.value
+            }
+        case .queued, .paused, .failed:
+            try discard(id)
+        case .completed, .cancelled:
+            throw .invalidState(id, record.transferState, "cancel")
+        }
+    }
+
+    /// Forgets a transfer that has finished (completed, failed or cancelled), leaving files alone.
+    public func forget(_ id: TransferID) throws(TransferError) {
+        let record = try record(id)
+        guard ![.queued, .running, .paused].contains(record.transferState) else {
+            throw .invalidState(id, record.transferState, "forget")
+        }
+        records[id] = nil
+        try journal.delete(id)
+    }
+
+    // MARK: - Internals
+
+    func resumeData(for record: TransferRecord) -> ResumeData {
+        ResumeData(
+            url: URL(string: record.url)!, destination: URL(fileURLWithPath: record.destination),
+            partialFile: URL(fileURLWithPath: record.partialFile),
+            bytesOnDisk: PartialFile.length(at: record.partialFile), expectedBytes: record.expectedBytes,
+            validator: record.validator, tag: record.tag)
+    }
+
+    /// Deletes the partial file and the transfer, telling subscribers it was cancelled.
+    func discard(_ id: TransferID) throws(TransferError) {
+        guard let record = records[id] else { return }
+        unlink(record.partialFile)
+        records[id] = nil
+        try journal.delete(id)
+        hub.emit(.stateChanged(id, .cancelled))
+        resumeWaiters(id)
+    }
+
+    private func insert(
+        id: TransferID, url: URL, destination: URL, partialFile: String, validator: Validator,
+        expectedBytes: Int64?, tag: String?
+    ) throws(TransferError) {
+        let folder = destination.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TransferError(.fileSystem, "cannot create \(folder.path): \(error.localizedDescription)", permanent: true)
+        }
+        let now = Date()
+        let record = TransferRecord(
+            id: id.rawValue, seq: try journal.nextSequence(), url: url.absoluteString, destination: destination.path,
+            partialFile: partialFile, tag: tag, state: TransferState.queued.rawValue,
+            receivedBytes: PartialFile.length(at: partialFile), durableBytes: 0, expectedBytes: expectedBytes,
+            etag: validator.etag, lastModified: validator.lastModified, contentType: nil, errorCode: nil,
+            errorMessage: nil, errorPermanent: nil, createdAt: now, updatedAt: now)
+        try journal.save(record)
+        records[id] = record
+        hub.emit(.stateChanged(id, .queued))
+        schedule()
+    }
+
+    private func ensureOpen() throws(TransferError) {
+        if isClosed { throw TransferError(.invalidState, "the transfer session is closed", permanent: true) }
+    }
+
+    private func ensureFree(_ destination: URL) throws(TransferError) {
+        guard destination.isFileURL, destination.path.hasPrefix("/") else {
+            throw TransferError(.fileSystem, "the destination must be an absolute file path, not \(destination)", permanent: true)
+        }
+        if let busy = records.values.first(where: { $0.destination == destination.path && !$0.transferState.isFinal }) {
+            throw TransferError(
+                .invalidState, "transfer \(busy.id) is already downloading to \(destination.path)", permanent: true)
+        }
+    }
+
+    static func validate(_ url: URL) throws(TransferError) {
+        guard let scheme = url.scheme?.lowercased() else { throw .invalidURL(url.absoluteString, "it has no scheme") }
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalidURL(url.absoluteString, "only http and https are supported, not \(scheme)")
+        }
+        guard let host = url.host, !host.isEmpty else { throw .invalidURL(url.absoluteString, "it has no host") }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+extension TransferSession {
+    /// Starts queued transfers while the limits allow.
+    func schedule() {
+        guard !isClosed else { return }
+        let queued = records.values.filter { $0.transferState == .queued }.sorted { $0.seq < $1.seq }
+        guard !queued.isEmpty else { return }
+        let hosts = running.keys.compactMap { records[$0]?.host }
+        for id in scheduler.admit(queued: queued.map { ($0.transferID, $0.host) }, runningHosts: hosts) {
+            launch(id)
+        }
+    }
+
+    private func launch(_ id: TransferID) {
+        let record: TransferRecord
+        do { record = try apply(.schedule, to: id) } catch {
+            logger.error("cannot start transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
+            return
+        }
+        let job = TransferJob(
+            id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
+            validator: record.validator)
+        let reporter = TransferReporter(
+            progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
+            checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
+            retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) })
+        let runner = runner
+        running[id] = Task {
+            let outcome = await runner.run(job, report: reporter)
+            self.finish(id, outcome)
+        }
+    }
+
+    private func didReceive(_ id: TransferID, received: Int64, expected: Int64?) {
+        guard var record = records[id] else { return }
+        record.receivedBytes = received
+        if let expected { record.expectedBytes = expected }
+        records[id] = record
+        hub.emit(.progress(id, received: received, expected: record.expectedBytes))
+    }
+
+    private func didCheckpoint(_ id: TransferID, _ checkpoint: Checkpoint) {
+        guard var record = records[id] else { return }
+        record.etag = checkpoint.validator.etag
+        record.lastModified = checkpoint.validator.lastModified
+        record.expectedBytes = checkpoint.expectedBytes
+        record.receivedBytes = checkpoint.receivedBytes
+        record.contentType = checkpoint.contentType ?? record.contentType
+        if let durable = checkpoint.durableBytes {
+            record.durableBytes = durable
+        } else {
+            // A new body begins at receivedBytes: nothing past it is durable any more.
+            record.durableBytes = min(record.durableBytes, checkpoint.receivedBytes)
+        }
+        records[id] = record
+        do { try journal.save(record) } catch {
+            logger.error("cannot journal progress", metadata: ["transfer": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    private func willRetry(_ id: TransferID, reason: String, delay: Duration) {
+        logger.notice("transfer will retry", metadata: ["transfer": "\(id)", "reason": "\(reason)", "in": "\(delay)"])
+    }
+
+    private func finish(_ id: TransferID, _ outcome: RunOutcome) {
+        running[id] = nil
+        let intent = stopIntents.removeValue(forKey: id)
+        guard records[id] != nil else { return }
+        do {
+            switch outcome {
+            case .completed(let bytes):
+                try apply(.complete, to: id) { record in
+                    record.receivedBytes = bytes
+                    record.durableBytes = bytes
+                    record.expectedBytes = bytes
+                    record.setFailure(nil)
+                }
+                hub.emit(.progress(id, received: bytes, expected: bytes))
+                hub.emit(.completed(id, location: URL(fileURLWithPath: records[id]!.destination)))
+            case .failed(let error):
+                let partial = records[id]!.partialFile
+                if error.isPermanent { unlink(partial) }
+                try apply(.fail, to: id) { record in
+                    record.receivedBytes = PartialFile.length(at: partial)
+                    record.setFailure(error)
+                }
+                hub.emit(.failed(id, error: error))
+            case .stopped:
+                let partial = records[id]!.partialFile
+                switch intent {
+                case .pause:
+                    try apply(.pause, to: id) { $0.receivedBytes = PartialFile.length(at: partial) }
+                case .cancel:
+                    try discard(id)
+                case .interrupt, nil:
+                    try apply(.interrupt, to: id) { $0.receivedBytes = PartialFile.length(at: partial) }
+                }
+            }
+        } catch {
+            logger.error("cannot record the end of a transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
+        }
+        schedule()
+    }
+}

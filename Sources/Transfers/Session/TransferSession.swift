@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+
+/// A persistent, resumable "background session" for Linux: what URLSession's background
+/// configuration and resume data do on Apple platforms.
+///
+/// One process at a time owns a session (others get an error naming the owner). Every transfer is
+/// journaled in SQLite; after a crash or kill -9, opening the session again finds each unfinished
+/// transfer, reconciles it with its partial file, and resumes it with a validated range request.
+///
+/// ```swift
+/// let session = try await TransferSession.open(identifier: "downloads", directory: folder, logger: logger)
+/// let id = try await session.start(url: previewURL, destination: folder.appendingPathComponent("song.m4a"))
+/// let resumeData = try await session.pause(id)          // persist resumeData.encoded() anywhere
+/// try await session.resume(with: resumeData)           // later, even in another process
+/// ```
+public actor TransferSession {
+    /// The session's name; its journal and lock file are named after it.
+    public nonisolated let identifier: String
+    /// The folder holding the journal and lock file.
+    public nonisolated let directory: URL
+    /// How the session behaves.
+    public nonisolated let configuration: TransferSessionConfiguration
+
+    let journal: TransferJournal
+    let lock: SessionLock
+    let client: HTTPClient
+    let runner: TransferRunner
+    let scheduler: Scheduler
+    let hub = EventHub()
+    let logger: Logger
+
+    var records: [TransferID: TransferRecord] = [:]
+    var running: [TransferID: Task<Void, Never>] = [:]
+    var stopIntents: [TransferID: StopIntent] = [:]
+    var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
+    var isClosed = false
+
+    /// Why a running transfer is being stopped.
+    enum StopIntent { case pause, cancel, interrupt }
+
+    /// Opens a session, taking ownership of it, and resumes every unfinished transfer it journaled.
+    ///
+    /// - Parameters:
+    ///   - identifier: The session's name (letters, digits, `.`, `_`, `-`).
+    ///   - directory: Where its journal and lock file live (created if needed).
+    ///   - configuration: Limits, retries and timeouts.
+    ///   - clock: The clock for retry backoff and progress pacing.
+    ///   - logger: Where the session logs.
+    /// - Throws: ``TransferError`` with code `.sessionLocked` naming the owner when another process
+    ///   has the session open, or `.journal` / `.fileSystem` when its files cannot be used.
+    public static func open<C: Clock>(
+        identifier: String,
+        directory: URL,
+        configuration: TransferSessionConfiguration = TransferSessionConfiguration(),
+        clock: C = ContinuousClock(),
+        logger: Logger
+    ) async throws(TransferError) -> TransferSession where C.Duration == Duration {
+        guard !identifier.isEmpty, identifier.count <= 100,
+            identifier.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0)) })
+        else { throw TransferError(.invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw TransferError(.fileSystem, "cannot create the session folder \(directory.path): \(error.localizedDescription)", permanent: true)
+        }
+        let lock = try SessionLock(path: directory.appendingPathComponent("\(identifier).lock").path)
+        let journal: TransferJournal
+        do {
+            journal = try TransferJournal(path: directory.appendingPathComponent("\(identifier).journal.sqlite").path)
+        } catch {
+            lock.release()
+            throw error
+        }
+        let session = TransferSession(
+            identifier: identifier, directory: directory, configuration: configuration, journal: journal, lock: lock,
+            time: Timekeeper(clock), logger: logger)
+        do {
+            try await session.recover()
+        } catch {
+            await session.close()
+            throw error
+        }
+        return session
+    }
+
+    private init(
+        identifier: String, directory: URL, configuration: TransferSessionConfiguration, journal: TransferJournal,
+        lock: SessionLock, time: Timekeeper, logger: Logger
+    ) {
+        self.identifier = identifier
+        self.directory = directory
+        self.configuration = configuration
+        self.journal = journal
+        self.lock = lock
+        self.logger = logger
+        self.client = configuration.makeHTTPClient()
+        self.scheduler = Scheduler(
+            maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost)
+        self.runner = TransferRunner(
+            client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
+            progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
+            time: time, logger: logger)
+    }
+
+    /// A stream of every event from now on. Each call gives a new, independent stream; it ends
+    /// when the session closes.
+    public nonisolated func events() -> AsyncStream<TransferEvent> { hub.subscribe() }
+
+    /// Every transfer the session knows, in queue order.
+    public func transfers() -> [TransferSnapshot] {
+        records.values.sorted { $0.seq < $1.seq }.map(\.snapshot)
+    }
+
+    /// One transfer, if the session knows it.
+    public func transfer(_ id: TransferID) -> TransferSnapshot? { records[id]?.snapshot }
+
+    /// Waits until the transfer stops moving (completed, failed, paused or cancelled) and returns it.
+    public func wait(for id: TransferID) async throws(TransferError) -> TransferSnapshot {
+        guard let record = records[id] else { throw .unknown(id) }
+        if ![.queued, .running].contains(record.transferState) { return record.snapshot }
+        return await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
+    }
+
+    /// Stops every running transfer so that it resumes at the next open (their state stays
+    /// queued), closes the journal's owner lock and ends every event stream.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        let tasks = running
+        for id in tasks.keys { stopIntents[id] = .interrupt }
+        for task in tasks.values { task.cancel() }
+        for task in tasks.values { await task.value }
+        try? await client.shutdown()
+        for (id, continuations) in waiters {
+            let snapshot = records[id]?.snapshot
+            for continuation in continuations { if let snapshot { continuation.resume(returning: snapshot) } }
+        }
+        waiters = [:]
+        hub.finish()
+        lock.release()
+    }
+
+    // MARK: - Helpers shared by the operations
+
+    func record(_ id: TransferID) throws(TransferError) -> TransferRecord {
+        guard let record = records[id] else { throw .unknown(id) }
+        return record
+    }
+
+    /// Moves a transfer to the state `action` leads to, journals it and tells subscribers.
+    @discardableResult
+    func apply(_ action: TransferAction, to id: TransferID, update: (inout TransferRecord) -> Void = { _ in })
+        throws(TransferError) -> TransferRecord
+    {
+        var record = try record(id)
+        guard let next = TransferStateMachine.next(record.transferState, on: action) else {
+            throw .invalidState(id, record.transferState, action.rawValue)
+        }
+        record.state = next.rawValue
+        update(&record)
+        records[id] = record
+        try journal.save(record)
+        hub.emit(.stateChanged(id, next))
+        if ![.queued, .running].contains(next) { resumeWaiters(id) }
+        return record
+    }
+
+    func resumeWaiters(_ id: TransferID) {
+        guard let continuations = waiters.removeValue(forKey: id) else { return }
+        let snapshot = records[id]?.snapshot
+            ?? TransferSnapshot(
+                id: id, url: URL(fileURLWithPath: "/"), destination: URL(fileURLWithPath: "/"), tag: nil,
+                state: .cancelled, receivedBytes: 0, expectedBytes: nil, failure: nil, contentType: nil)
+        continuations.forEach { $0.resume(returning: snapshot) }
+    }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import NIOCore
+
+/// How a ``TransferSession`` behaves.
+public struct TransferSessionConfiguration: Sendable {
+    /// Transfers running at once (default 4); the rest queue in order.
+    public var maxConcurrentTransfers: Int
+    /// Transfers running at once against one host (default 4).
+    public var maxTransfersPerHost: Int
+    /// How transient failures are retried.
+    public var retryPolicy: RetryPolicy
+    /// A transfer with no data for this long is treated as a dropped connection and retried.
+    public var stallTimeout: Duration
+    /// How long connecting may take.
+    public var connectTimeout: Duration
+    /// The shortest gap between two progress events of one transfer (default 100 ms: ten a second).
+    public var progressInterval: Duration
+    /// Bytes between two flushes of a partial file to the device (and journal checkpoints).
+    public var checkpointBytes: Int64
+    /// Redirects followed before giving up.
+    public var maxRedirects: Int
+
+    /// Creates a configuration.
+    public init(
+        maxConcurrentTransfers: Int = 4,
+        maxTransfersPerHost: Int = 4,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        stallTimeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10),
+        progressInterval: Duration = .milliseconds(100),
+        checkpointBytes: Int64 = 8 << 20,
+        maxRedirects: Int = 10
+    ) {
+        self.maxConcurrentTransfers = maxConcurrentTransfers
+        self.maxTransfersPerHost = maxTransfersPerHost
+        self.retryPolicy = retryPolicy
+        self.stallTimeout = stallTimeout
+        self.connectTimeout = connectTimeout
+        self.progressInterval = progressInterval
+        self.checkpointBytes = checkpointBytes
+        self.maxRedirects = maxRedirects
+    }
+
+    func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
+            timeout: .init(connect: .init(connectTimeout), read: .init(stallTimeout)),
+            decompression: .disabled)
+        // The engine retries with its own backoff and resumes; the pool must fail fast instead.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maxTransfersPerHost, 1)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
