@@ -90,7 +90,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "TestSupport"]),
+        .testTarget(
+            name: "TransfersTests",
+            dependencies: [
+                "Transfers", "TestSupport", "DemoCatalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
         .testTarget(name: "HalfTunesWebTests", dependencies: ["HalfTunesWeb", "TestSupport"]),
         .testTarget(

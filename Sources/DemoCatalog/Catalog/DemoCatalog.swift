@@ -24,6 +24,10 @@ public final class DemoCatalog: Sendable {
         var baseURL: URL?
         var previews: [Int: Preview] = [:]
         var contentVersions: [Int: Int] = [:]
+        var faults: [Int: PreviewFaults] = [:]
+        var defaultFaults = PreviewFaults()
+        var requests: [PreviewRequest] = []
+        var bytesSent: [Int: Int] = [:]
     }
 
     /// A synthesized preview and its validators.
@@ -70,6 +74,40 @@ public final class DemoCatalog: Sendable {
             return preview
         }
     }
+
+    /// Sets the faults injected into one track's preview downloads (`nil`: all tracks).
+    public func setFaults(_ faults: PreviewFaults, for trackId: Int? = nil) {
+        state.withLock { state in
+            if let trackId { state.faults[trackId] = faults } else { state.defaultFaults = faults }
+        }
+    }
+
+    /// Every preview request answered so far, oldest first.
+    public var previewRequests: [PreviewRequest] { state.withLock { $0.requests } }
+
+    /// Body bytes actually sent for a track's preview, over all requests.
+    public func bytesSent(for trackId: Int) -> Int { state.withLock { $0.bytesSent[trackId, default: 0] } }
+
+    /// Takes the faults for one request, counting down the ones that apply a limited number of times.
+    func takeFaults(for trackId: Int) -> PreviewFaults {
+        state.withLock { state in
+            var faults = state.faults[trackId] ?? state.defaultFaults
+            let current = faults
+            if faults.unavailableResponses > 0 {
+                faults.unavailableResponses -= 1
+            } else if let failure = faults.failure, failure.count > 0 {
+                faults.failure = failure.count > 1 ? (failure.status, failure.count - 1) : nil
+            } else if faults.drops > 0 {
+                faults.drops -= 1
+            }
+            if state.faults[trackId] != nil { state.faults[trackId] = faults } else { state.defaultFaults = faults }
+            return current
+        }
+    }
+
+    func record(_ request: PreviewRequest) { state.withLock { $0.requests.append(request) } }
+
+    func countSent(_ bytes: Int, for trackId: Int) { state.withLock { $0.bytesSent[trackId, default: 0] += bytes } }
 
     /// Replaces a track's preview with different content (new melody, new ETag and Last-Modified),
     /// as a server whose file changed between two requests would.

@@ -2,11 +2,26 @@ import Foundation
 import Hummingbird
 
 extension DemoCatalog {
-    /// `GET`/`HEAD /previews/<id>.wav`: the preview with validators, honouring `Range` and `If-Range`.
+    /// `GET`/`HEAD /previews/<id>.wav`: the preview with validators, honouring `Range` and `If-Range`,
+    /// and injecting whatever faults are set.
     func previewResponse(_ request: Request, context: BasicRequestContext) -> Response {
         guard let file = context.parameters.get("file"), file.hasSuffix(".wav"),
             let id = Int(file.dropLast(4)), let preview = preview(for: id)
         else { return Response(status: .notFound) }
+        let faults = takeFaults(for: id)
+        let range = request.headers[.range]
+        let ifRange = request.headers[.ifRange]
+        func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields = [:], bytes: Int = 0) -> Response {
+            record(PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes))
+            return Response(status: status, headers: headers)
+        }
+
+        if faults.unavailableResponses > 0 {
+            return answer(.serviceUnavailable, [.retryAfter: String(faults.retryAfterSeconds), .contentLength: "0"])
+        }
+        if let failure = faults.failure, failure.count > 0 {
+            return answer(.init(code: failure.status), [.contentLength: "0"])
+        }
 
         var headers: HTTPFields = [
             .contentType: "audio/wav",
@@ -16,7 +31,7 @@ extension DemoCatalog {
         ]
         let length = preview.data.count
         let decision = RangeDecision.decide(
-            range: request.headers[.range], ifRange: request.headers[.ifRange],
+            range: faults.ignoresRange ? nil : range, ifRange: ifRange,
             etag: preview.etag, lastModified: preview.lastModified, length: length)
         let status: HTTPResponse.Status
         let bytes: Range<Int>
@@ -31,13 +46,50 @@ extension DemoCatalog {
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(length)"
             headers[.contentLength] = "0"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
+            return answer(.rangeNotSatisfiable, headers)
         }
         headers[.contentLength] = String(bytes.count)
+        record(PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes.count))
         if request.method == .head {
             return Response(status: status, headers: headers, body: ResponseBody())
         }
-        let body = ByteBuffer(bytes: preview.data[bytes])
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        let body = preview.data[bytes]
+        let dropAfter = faults.drops > 0 ? faults.dropAfterBytes : nil
+        guard faults.bytesPerSecond != nil || dropAfter != nil else {
+            countSent(body.count, for: id)
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: body.count) { writer in
+                try await self.writeSlowly(body, trackId: id, bytesPerSecond: faults.bytesPerSecond, dropAfter: dropAfter, to: &writer)
+            })
+    }
+
+    /// Writes a body in small chunks, at a rate, cutting the connection after `dropAfter` bytes.
+    private func writeSlowly(
+        _ body: Data, trackId: Int, bytesPerSecond: Int?, dropAfter: Int?, to writer: inout any ResponseBodyWriter
+    ) async throws {
+        let chunk = bytesPerSecond.map { max(1024, min(64 * 1024, $0 / 20)) } ?? 64 * 1024
+        var offset = body.startIndex
+        var sent = 0
+        while offset < body.endIndex {
+            var end = min(offset + chunk, body.endIndex)
+            if let dropAfter { end = min(end, body.startIndex + dropAfter) }
+            if end > offset {
+                try await writer.write(ByteBuffer(bytes: body[offset..<end]))
+                countSent(end - offset, for: trackId)
+                sent += end - offset
+                offset = end
+            }
+            if let dropAfter, sent >= dropAfter { throw DroppedConnection() }
+            if let bytesPerSecond {
+                try await Task.sleep(for: .milliseconds(max(1, chunk * 1000 / bytesPerSecond)))
+            }
+        }
+        try await writer.finish(nil)
     }
 }
+
+/// Thrown from a body writer to cut the connection mid-body.
+struct DroppedConnection: Error {}

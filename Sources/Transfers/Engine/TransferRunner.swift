@@ -53,6 +53,10 @@ struct TransferRunner: Sendable {
         var validator = job.validator
         var failuresWithoutProgress = 0
         var restarts = 0
+        // Progress means getting further than ever before: an attempt that re-receives bytes it
+        // had already (after a restart) is no progress, or a server that always cuts the body
+        // short would be retried for ever.
+        var furthest = PartialFile.length(at: job.partialPath)
         while true {
             if Task.isCancelled { return .stopped }
             let result = await attempt(job, validator: validator, report: report)
@@ -71,9 +75,11 @@ struct TransferRunner: Sendable {
                 }
                 validator = Validator()
                 _ = truncate(job.partialPath, 0)
-            case .transient(let reason, let retryAfter, let progressed, let validatorSeen):
+            case .transient(let reason, let retryAfter, let validatorSeen):
                 if let validatorSeen { validator = validatorSeen }
-                failuresWithoutProgress = progressed ? 1 : failuresWithoutProgress + 1
+                let reached = PartialFile.length(at: job.partialPath)
+                failuresWithoutProgress = reached > furthest ? 1 : failuresWithoutProgress + 1
+                furthest = max(furthest, reached)
                 guard
                     let delay = policy.delay(
                         afterFailedAttempts: failuresWithoutProgress, retryAfter: retryAfter, jitter: time.jitter())
@@ -94,7 +100,7 @@ struct TransferRunner: Sendable {
         case failed(TransferError)
         case stopped
         case restart(String)
-        case transient(reason: String, retryAfter: Duration?, progressed: Bool, validator: Validator?)
+        case transient(reason: String, retryAfter: Duration?, validator: Validator?)
     }
 
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
@@ -111,7 +117,7 @@ struct TransferRunner: Sendable {
         do {
             response = try await client.execute(request, deadline: .distantFuture, logger: logger)
         } catch {
-            return failure(error, job: job, progressed: false, validator: nil)
+            return failure(error, job: job, validator: nil)
         }
         let headers = response.headers
         let head = ResponseDecision.Head(
@@ -124,7 +130,7 @@ struct TransferRunner: Sendable {
         case .fail(let status):
             return .failed(.httpStatus(status, url: job.url))
         case .retry(let reason, let retryAfter):
-            return .transient(reason: reason, retryAfter: retryAfter, progressed: false, validator: nil)
+            return .transient(reason: reason, retryAfter: retryAfter, validator: nil)
         case .restart(let reason):
             return .restart(reason)
         case .alreadyComplete(let total):
@@ -185,23 +191,22 @@ struct TransferRunner: Sendable {
             file.close()
             await report.progress(received, expected)
             if Task.isCancelled { return .stopped }
-            return failure(error, job: job, progressed: received > offset, validator: validator)
+            return failure(error, job: job, validator: validator)
         }
         await report.progress(received, expected)
         if let expected, received < expected {
             file.close()
             return .transient(
-                reason: "the body ended after \(received) of \(expected) bytes", retryAfter: nil,
-                progressed: received > offset, validator: validator)
+                reason: "the body ended after \(received) of \(expected) bytes", retryAfter: nil, validator: validator)
         }
         do { try file.finish(at: job.destinationPath) } catch { return .failed(error) }
         return .completed(received)
     }
 
-    private func failure(_ error: any Error, job: TransferJob, progressed: Bool, validator: Validator?) -> AttemptResult {
+    private func failure(_ error: any Error, job: TransferJob, validator: Validator?) -> AttemptResult {
         if Task.isCancelled || error is CancellationError { return .stopped }
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
         if permanent { return .failed(TransferError(.invalidURL, reason, permanent: true)) }
-        return .transient(reason: reason, retryAfter: nil, progressed: progressed, validator: validator)
+        return .transient(reason: reason, retryAfter: nil, validator: validator)
     }
 }

@@ -1,0 +1,246 @@
+import DemoCatalog
+import Foundation
+import Hummingbird
+import TestSupport
+import Testing
+
+@testable import Transfers
+
+/// Downloads over a real socket from the DemoCatalog (and small test servers), checked byte for byte.
+@Suite("Downloads over the wire", .timeLimit(.minutes(1)))
+struct DownloadTests {
+    @Test("a plain download lands byte-exact, with no partial file left")
+    func plain() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withSession { session, folder in
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1001), destination: destination)
+                let done = try await session.wait(for: id)
+                #expect(done.state == .completed)
+                let expected = try #require(catalog.preview(for: 1001)).data
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(expected))
+                #expect(done.receivedBytes == Int64(expected.count))
+                #expect(done.expectedBytes == Int64(expected.count))
+                #expect(!FileManager.default.fileExists(atPath: destination.path + ".part"))
+            }
+        }
+    }
+
+    @Test("pause at about half keeps the partial file; resume fetches only the rest, validated by If-Range")
+    func pauseAndResume() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1002))
+            let size = Int64(preview.data.count)
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1002)
+            try await withSession { session, folder in
+                let events = EventRecorder(session.events())
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1002), destination: destination)
+                await events.received(id, atLeast: size / 2)
+                let resumeData = try await session.pause(id)
+                #expect(await session.transfer(id)?.state == .paused)
+                #expect(resumeData.bytesOnDisk >= size / 2 && resumeData.bytesOnDisk < size)
+                #expect(resumeData.validator.etag == preview.etag)
+                let partial = try contents(resumeData.partialFile)
+                #expect(Int64(partial.count) == resumeData.bytesOnDisk)
+                #expect(partial == preview.data.prefix(partial.count))
+                #expect(!FileManager.default.fileExists(atPath: destination.path))
+
+                catalog.setFaults(PreviewFaults(), for: 1002)
+                try await session.resume(id)
+                #expect(try await session.wait(for: id).state == .completed)
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
+                let last = try #require(catalog.previewRequests.last { $0.trackId == 1002 })
+                #expect(last.range == "bytes=\(resumeData.bytesOnDisk)-")
+                #expect(last.ifRange == preview.etag)
+                #expect(last.status == 206)
+                #expect(Int64(last.bodyBytes) == size - resumeData.bytesOnDisk)
+            }
+        }
+    }
+
+    @Test("resume data persisted and handed to another session finishes the download")
+    func resumeDataAcrossSessions() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1003))
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1003)
+            try await withTemporaryDirectory { folder in
+                let destination = folder.appendingPathComponent("song.wav")
+                let encoded: Data = try await withSession(folder: folder) { session, _ in
+                    let events = EventRecorder(session.events())
+                    let id = try await session.start(url: previewURL(url, 1003), destination: destination)
+                    await events.received(id, atLeast: 200_000)
+                    return try await session.pause(id).encoded()
+                }
+                catalog.setFaults(PreviewFaults(), for: 1003)
+                try await withSession(folder: folder.appendingPathComponent("other")) { session, _ in
+                    let id = try await session.resume(with: ResumeData(encoded: encoded))
+                    #expect(try await session.wait(for: id).state == .completed)
+                }
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
+                #expect(catalog.previewRequests.last { $0.trackId == 1003 }?.status == 206)
+            }
+        }
+    }
+
+    @Test("when the content changed before the resume, the new version is downloaded whole, never spliced")
+    func contentChanged() async throws {
+        try await withDemoCatalog { catalog, url in
+            let old = try #require(catalog.preview(for: 1004))
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1004)
+            try await withSession { session, folder in
+                let events = EventRecorder(session.events())
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1004), destination: destination)
+                await events.received(id, atLeast: 300_000)
+                _ = try await session.pause(id)
+                catalog.changeContent(of: 1004)
+                catalog.setFaults(PreviewFaults(), for: 1004)
+                let new = try #require(catalog.preview(for: 1004))
+                #expect(new.etag != old.etag)
+                try await session.resume(id)
+                #expect(try await session.wait(for: id).state == .completed)
+                let data = try contents(destination)
+                #expect(sha256Hex(data) == sha256Hex(new.data))
+                #expect(sha256Hex(data) != sha256Hex(old.data))
+                let last = try #require(catalog.previewRequests.last { $0.trackId == 1004 })
+                #expect(last.ifRange == old.etag)
+                #expect(last.status == 200)
+            }
+        }
+    }
+
+    @Test("a server that ignores Range (200 every time) still gives the right file")
+    func ignoresRange() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1005))
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000, ignoresRange: true), for: 1005)
+            try await withSession { session, folder in
+                let events = EventRecorder(session.events())
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1005), destination: destination)
+                await events.received(id, atLeast: 300_000)
+                _ = try await session.pause(id)
+                catalog.setFaults(PreviewFaults(ignoresRange: true), for: 1005)
+                try await session.resume(id)
+                #expect(try await session.wait(for: id).state == .completed)
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
+                let requests = catalog.previewRequests.filter { $0.trackId == 1005 }
+                #expect(requests.count == 2)
+                #expect(requests.last?.range != nil)
+                #expect(requests.last?.status == 200)
+            }
+        }
+    }
+
+    @Test("a connection dropped mid-body twice: the download completes by resuming")
+    func droppedTwice() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1006))
+            catalog.setFaults(PreviewFaults(dropAfterBytes: 300_000, drops: 2), for: 1006)
+            try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1006), destination: destination)
+                #expect(try await session.wait(for: id).state == .completed)
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
+                let requests = catalog.previewRequests.filter { $0.trackId == 1006 }
+                #expect(requests.count == 3)
+                #expect(requests[0].range == nil)
+                // Each retry asks only for what is missing: the offsets grow, one cut's worth at most.
+                let offsets = requests.dropFirst().compactMap { $0.range.flatMap { Int($0.dropFirst(6).dropLast()) } }
+                #expect(offsets.count == 2)
+                #expect(offsets[0] > 0 && offsets[0] <= 300_000)
+                #expect(offsets[1] > offsets[0] && offsets[1] <= offsets[0] + 300_000)
+                #expect(requests.dropFirst().allSatisfy { $0.status == 206 && $0.ifRange == preview.etag })
+            }
+        }
+    }
+
+    @Test("503 with Retry-After: waits, then completes")
+    func unavailable() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1007))
+            catalog.setFaults(PreviewFaults(unavailableResponses: 2, retryAfterSeconds: 1), for: 1007)
+            try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let destination = folder.appendingPathComponent("song.wav")
+                let started = ContinuousClock.now
+                let id = try await session.start(url: previewURL(url, 1007), destination: destination)
+                #expect(try await session.wait(for: id).state == .completed)
+                // The server's Retry-After (1 s, twice) was honoured, not the 20 ms backoff.
+                #expect(ContinuousClock.now - started >= .seconds(2))
+                #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
+                #expect(catalog.previewRequests.filter { $0.trackId == 1007 }.map(\.status) == [503, 503, 200])
+            }
+        }
+    }
+
+    @Test("404 fails at once with the reason and leaves no file")
+    func notFound() async throws {
+        try await withDemoCatalog { _, url in
+            try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let events = EventRecorder(session.events())
+                let destination = folder.appendingPathComponent("downloads/song.wav")
+                let id = try await session.start(url: previewURL(url, 999_999), destination: destination)
+                let done = try await session.wait(for: id)
+                #expect(done.state == .failed)
+                #expect(done.failure?.isPermanent == true)
+                #expect(done.failure?.message.contains("HTTP 404 (not found)") == true)
+                #expect(filesIn(folder.appendingPathComponent("downloads")).isEmpty)
+                let failed = await events.first { if case .failed(id, _) = $0 { true } else { false } }
+                #expect(failed != nil)
+            }
+        }
+    }
+
+    @Test("URLs that are not http(s) are refused at once", arguments: ["ftp://example.com/a", "file:///etc/passwd", "http:///nohost"])
+    func invalidURL(url: String) async throws {
+        try await withSession { session, folder in
+            await #expect {
+                try await session.start(url: URL(string: url)!, destination: folder.appendingPathComponent("x"))
+            } throws: { ($0 as? TransferError)?.code == .invalidURL }
+            #expect(await session.transfers().isEmpty)
+        }
+    }
+
+    @Test("a body shorter than announced is never marked done")
+    func shortBody() async throws {
+        let router = Router()
+        router.get("/short") { _, _ in
+            Response(
+                status: .ok, headers: [.contentLength: "1000", .eTag: "\"s\""],
+                body: ResponseBody(contentLength: 1000) { writer in
+                    try await writer.write(ByteBuffer(repeating: 7, count: 600))
+                    throw CancellationError()  // cut the connection after 600 of 1000 bytes
+                })
+        }
+        try await withTestServer(router) { url in
+            try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let destination = folder.appendingPathComponent("short.bin")
+                let id = try await session.start(url: url.appendingPathComponent("short"), destination: destination)
+                let done = try await session.wait(for: id)
+                #expect(done.state == .failed)
+                #expect(done.failure?.isPermanent == false)
+                #expect(!FileManager.default.fileExists(atPath: destination.path))
+                // The partial is kept for a later resume, and it is no longer than what was sent.
+                #expect(try contents(URL(fileURLWithPath: destination.path + ".part")).count == 600)
+            }
+        }
+    }
+
+    @Test("cancel deletes the partial file and forgets the transfer")
+    func cancel() async throws {
+        try await withDemoCatalog { catalog, url in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 500_000), for: 1008)
+            try await withSession { session, folder in
+                let events = EventRecorder(session.events())
+                let destination = folder.appendingPathComponent("song.wav")
+                let id = try await session.start(url: previewURL(url, 1008), destination: destination)
+                await events.received(id, atLeast: 50_000)
+                try await session.cancel(id)
+                #expect(await session.transfer(id) == nil)
+                #expect(filesIn(folder).filter { $0.hasPrefix("song") }.isEmpty)
+                #expect(events.events.contains(.stateChanged(id, .cancelled)))
+            }
+        }
+    }
+}
