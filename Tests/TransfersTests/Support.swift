@@ -65,6 +65,7 @@ final class EventRecorder: Sendable {
 }
 
 /// A session in a fresh folder, closed afterwards.
+@discardableResult
 func withSession<T>(
     _ configuration: TransferSessionConfiguration = TransferSessionConfiguration(),
     folder: URL? = nil,
