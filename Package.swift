@@ -44,6 +44,7 @@ let package = Package(
             name: "HalfTunesKit",
             dependencies: [
                 "ITunesSearch", "Transfers",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -65,8 +66,9 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog",
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "Transfers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -9,6 +9,11 @@ struct HalfTunes: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             SearchCommand.self,
+            DownloadCommand.self,
+            PauseCommand.self,
+            ResumeCommand.self,
+            CancelCommand.self,
+            ListCommand.self,
             DemoCatalogCommand.self,
         ]
     )

@@ -3,7 +3,7 @@ import Foundation
 extension TransferSession {
     /// Starts queued transfers while the limits allow.
     func schedule() {
-        guard !isClosed else { return }
+        guard !isClosed, configuration.startsTransfers else { return }
         let queued = records.values.filter { $0.transferState == .queued }.sorted { $0.seq < $1.seq }
         guard !queued.isEmpty else { return }
         let hosts = running.keys.compactMap { records[$0]?.host }
@@ -76,7 +76,6 @@ extension TransferSession {
                     record.expectedBytes = bytes
                     record.setFailure(nil)
                 }
-                hub.emit(.progress(id, received: bytes, expected: bytes))
                 hub.emit(.completed(id, location: URL(fileURLWithPath: records[id]!.destination)))
             case .failed(let error):
                 let partial = records[id]!.partialFile

@@ -19,6 +19,9 @@ public struct TransferSessionConfiguration: Sendable {
     public var checkpointBytes: Int64
     /// Redirects followed before giving up.
     public var maxRedirects: Int
+    /// Whether queued transfers start by themselves. A process that only inspects or edits the
+    /// session (a `list` or `pause` command) opens it with `false`, so nothing downloads meanwhile.
+    public var startsTransfers: Bool
 
     /// Creates a configuration.
     public init(
@@ -29,7 +32,8 @@ public struct TransferSessionConfiguration: Sendable {
         connectTimeout: Duration = .seconds(10),
         progressInterval: Duration = .milliseconds(100),
         checkpointBytes: Int64 = 8 << 20,
-        maxRedirects: Int = 10
+        maxRedirects: Int = 10,
+        startsTransfers: Bool = true
     ) {
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.maxTransfersPerHost = maxTransfersPerHost
@@ -39,6 +43,7 @@ public struct TransferSessionConfiguration: Sendable {
         self.progressInterval = progressInterval
         self.checkpointBytes = checkpointBytes
         self.maxRedirects = maxRedirects
+        self.startsTransfers = startsTransfers
     }
 
     func makeHTTPClient() -> HTTPClient {

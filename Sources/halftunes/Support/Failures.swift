@@ -1,5 +1,6 @@
 import ArgumentParser
 import ITunesSearch
+import Transfers
 
 /// Runs a command body, turning any failure into one line on standard error and exit status 1.
 func reportingFailures(_ body: () async throws -> Void) async throws {
@@ -7,6 +8,9 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as ExitCode {
         throw error
+    } catch let error as TransferError {
+        Terminal.warn(error.message)
+        throw ExitCode.failure
     } catch let error as CatalogError {
         Terminal.warn(error.message)
         throw ExitCode.failure

@@ -1,0 +1,110 @@
+import Foundation
+import ITunesSearch
+
+/// Where a track's download stands, as the app shows it.
+public enum DownloadState: String, Sendable, Hashable, Codable {
+    /// Waiting for a free slot.
+    case queued
+    /// Receiving bytes.
+    case downloading
+    /// Paused by the user; resumable.
+    case paused
+    /// Stopped by an error (see the reason); resumable unless the error was permanent.
+    case failed
+    /// In the library.
+    case downloaded
+}
+
+/// A track's download: what the list and the web page show.
+public struct DownloadStatus: Sendable, Hashable, Codable {
+    /// The track.
+    public var track: Track
+    /// Its state.
+    public var state: DownloadState
+    /// Bytes received so far.
+    public var receivedBytes: Int64
+    /// The file's full size, when known.
+    public var expectedBytes: Int64?
+    /// Why it failed, when it did.
+    public var failure: String?
+    /// The library file, once downloaded.
+    public var file: URL?
+
+    /// The track id.
+    public var trackID: Int { track.id }
+
+    enum CodingKeys: String, CodingKey { case track, state, receivedBytes, expectedBytes, failure, file }
+
+    /// Creates a status.
+    public init(track: Track, state: DownloadState, receivedBytes: Int64, expectedBytes: Int64?, failure: String?, file: URL?) {
+        self.track = track
+        self.state = state
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+        self.failure = failure
+        self.file = file
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        track = try c.decode(Track.self, forKey: .track)
+        state = try c.decode(DownloadState.self, forKey: .state)
+        receivedBytes = try c.decode(Int64.self, forKey: .receivedBytes)
+        expectedBytes = try c.decodeIfPresent(Int64.self, forKey: .expectedBytes)
+        failure = try c.decodeIfPresent(String.self, forKey: .failure)
+        file = try c.decodeIfPresent(String.self, forKey: .file).map { URL(fileURLWithPath: $0) }
+    }
+
+    /// Encodes the file as a plain path, the way a script wants it.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(track, forKey: .track)
+        try c.encode(state, forKey: .state)
+        try c.encode(receivedBytes, forKey: .receivedBytes)
+        try c.encode(expectedBytes, forKey: .expectedBytes)
+        try c.encode(failure, forKey: .failure)
+        try c.encode(file?.path, forKey: .file)
+    }
+}
+
+/// Something that happened to a track's download.
+public enum DownloadEvent: Sendable, Hashable {
+    /// Bytes arrived (about ten a second at most).
+    case progress(trackID: Int, received: Int64, expected: Int64?)
+    /// The download moved to a new state.
+    case stateChanged(trackID: Int, state: DownloadState)
+    /// The file is in the library.
+    case completed(trackID: Int, file: URL)
+    /// The download failed.
+    case failed(trackID: Int, reason: String)
+    /// The download was cancelled, or the track removed from the library.
+    case removed(trackID: Int)
+
+    /// The track concerned.
+    public var trackID: Int {
+        switch self {
+        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _), .removed(let id): id
+        }
+    }
+}
+
+/// Why the app could not do what was asked, in one line.
+public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The explanation.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What a transfer's tag holds: the track it downloads.
+struct DownloadTag: Codable {
+    var track: Track
+
+    var encoded: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
+
+    init(track: Track) { self.track = track }
+
+    init?(_ tag: String?) {
+        guard let tag, let decoded = try? JSONDecoder().decode(DownloadTag.self, from: Data(tag.utf8)) else { return nil }
+        self = decoded
+    }
+}

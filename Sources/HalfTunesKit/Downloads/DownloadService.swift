@@ -1,0 +1,183 @@
+import Foundation
+import ITunesSearch
+import Logging
+import Transfers
+
+/// The app's download service: tracks × transfers × library, keyed by track id.
+///
+/// What the tutorial's DownloadService did, on the resumable, crash-safe ``TransferSession``:
+/// finished previews go to the library folder under a safe, unique name, and the library
+/// remembers them, so a repeat search shows what is already downloaded.
+public actor DownloadService {
+    /// Where everything lives.
+    public nonisolated let home: HalfTunesHome
+    let session: TransferSession
+    let library: LibraryStore
+    let hub = DownloadEventHub()
+    let logger: Logger
+    /// Which transfer downloads which track.
+    var transfersByTrack: [Int: TransferID] = [:]
+    var tracksByTransfer: [TransferID: Track] = [:]
+    private var pump: Task<Void, Never>?
+
+    /// Opens the app's data in `home`: the transfer session (taking ownership of it) and the library.
+    ///
+    /// Unfinished downloads resume at once.
+    public static func open(
+        home: HalfTunesHome,
+        configuration: TransferSessionConfiguration = TransferSessionConfiguration(),
+        logger: Logger
+    ) async throws -> DownloadService {
+        let library = try LibraryStore(
+            path: home.root.appendingPathComponent("library.sqlite").path, folder: home.library)
+        let session = try await TransferSession.open(
+            identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
+        let service = DownloadService(home: home, session: session, library: library, logger: logger)
+        await service.start()
+        return service
+    }
+
+    private init(home: HalfTunesHome, session: TransferSession, library: LibraryStore, logger: Logger) {
+        self.home = home
+        self.session = session
+        self.library = library
+        self.logger = logger
+    }
+
+    private func start() async {
+        let events = session.events()
+        for transfer in await session.transfers() {
+            guard let tag = DownloadTag(transfer.tag) else { continue }
+            transfersByTrack[tag.track.id] = transfer.id
+            tracksByTransfer[transfer.id] = tag.track
+            // Completed while the app was not there to file it (a crash between the two).
+            if transfer.state == .completed { await file(transfer.id, location: transfer.destination) }
+        }
+        pump = Task { for await event in events { await self.handle(event) } }
+    }
+
+    /// A stream of every download event from now on.
+    public nonisolated func events() -> AsyncStream<DownloadEvent> { hub.subscribe() }
+
+    /// Downloads tracks' previews into the library. A track already downloaded or downloading is
+    /// left as it is; a paused or failed one is resumed.
+    ///
+    /// - Returns: Each track's status right after the call.
+    /// - Throws: ``DownloadError`` when a track has no preview.
+    @discardableResult
+    public func download(_ tracks: [Track]) async throws -> [DownloadStatus] {
+        for track in tracks where !track.isDownloadable {
+            throw DownloadError("\"\(track.name)\" (\(track.id)) has no preview to download")
+        }
+        var statuses: [DownloadStatus] = []
+        for track in tracks {
+            if try library.item(id: track.id) == nil {
+                if let id = transfersByTrack[track.id], let transfer = await session.transfer(id), transfer.state != .completed {
+                    try await session.resume(id)
+                } else {
+                    try await begin(track)
+                }
+            }
+            if let status = try await status(trackID: track.id) { statuses.append(status) }
+        }
+        return statuses
+    }
+
+    private func begin(_ track: Track) async throws {
+        guard let url = track.previewURL else { return }
+        let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
+        let id = try await session.start(
+            url: url, destination: home.library.appendingPathComponent(name), tag: DownloadTag(track: track).encoded)
+        transfersByTrack[track.id] = id
+        tracksByTransfer[id] = track
+    }
+
+    /// Pauses a track's download, keeping what was received.
+    public func pause(trackID: Int) async throws {
+        _ = try await session.pause(try transfer(of: trackID))
+    }
+
+    /// Resumes a paused or failed download.
+    public func resume(trackID: Int) async throws {
+        try await session.resume(try transfer(of: trackID))
+    }
+
+    /// Cancels a download and deletes what was received.
+    public func cancel(trackID: Int) async throws {
+        let id = try transfer(of: trackID)
+        try await session.cancel(id)
+    }
+
+    /// Removes a track from the library, deleting its file.
+    public func remove(trackID: Int) async throws {
+        guard let item = try library.item(id: trackID) else {
+            throw DownloadError("track \(trackID) is not in the library")
+        }
+        let file = library.url(of: item)
+        if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+        try library.remove(id: trackID)
+        hub.emit(.removed(trackID: trackID))
+    }
+
+    /// The library, most recent first.
+    public func libraryItems() throws -> [LibraryItem] { try library.items() }
+
+    /// The library file of a track, if downloaded. Always inside the library folder.
+    public func file(of trackID: Int) throws -> URL? {
+        try library.item(id: trackID).map(library.url(of:))
+    }
+
+    /// Downloads in flight (queued, downloading, paused, failed), in queue order.
+    public func downloads() async -> [DownloadStatus] {
+        await session.transfers().compactMap { transfer in
+            guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track,
+                transfer.state != .completed, transfer.state != .cancelled
+            else { return nil }
+            return Self.status(track, transfer)
+        }
+    }
+
+    /// A track's status: downloaded, in flight, or `nil` when neither.
+    public func status(trackID: Int) async throws -> DownloadStatus? {
+        if let item = try library.item(id: trackID) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: library.url(of: item).path)[.size] as? Int64) ?? nil
+            return DownloadStatus(
+                track: item.track, state: .downloaded, receivedBytes: size ?? 0, expectedBytes: size, failure: nil,
+                file: library.url(of: item))
+        }
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
+            let track = tracksByTransfer[id], transfer.state != .completed
+        else { return nil }
+        return Self.status(track, transfer)
+    }
+
+    /// Stops downloads so they resume next time, and lets go of the session.
+    public func close() async {
+        await session.close()
+        pump?.cancel()
+        hub.finish()
+    }
+
+    // MARK: - Internals
+
+    func transfer(of trackID: Int) throws -> TransferID {
+        guard let id = transfersByTrack[trackID] else { throw DownloadError("track \(trackID) is not being downloaded") }
+        return id
+    }
+
+    static func status(_ track: Track, _ transfer: TransferSnapshot) -> DownloadStatus {
+        DownloadStatus(
+            track: track, state: state(transfer.state), receivedBytes: transfer.receivedBytes,
+            expectedBytes: transfer.expectedBytes, failure: transfer.failure?.message, file: nil)
+    }
+
+    static func state(_ state: TransferState) -> DownloadState {
+        switch state {
+        case .queued: .queued
+        case .running: .downloading
+        case .paused: .paused
+        case .failed, .cancelled: .failed
+        case .completed: .downloaded
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Byte counts and progress as people read them: "1.1 MB", "12.3% of 1.1 MB", "3.2 MB/s".
+public enum ProgressText {
+    /// A size in decimal units, as file managers show them.
+    public static func bytes(_ count: Int64) -> String {
+        let value = Double(count)
+        switch count {
+        case ..<1000: return "\(count) bytes"
+        case ..<1_000_000: return format(value / 1000, "KB")
+        case ..<1_000_000_000: return format(value / 1_000_000, "MB")
+        default: return format(value / 1_000_000_000, "GB")
+        }
+    }
+
+    /// "12.3% of 1.1 MB" when the total is known, else "456.7 KB".
+    public static func progress(received: Int64, expected: Int64?) -> String {
+        guard let expected, expected > 0 else { return bytes(received) }
+        let percent = min(100, max(0, Double(received) * 100 / Double(expected)))
+        return "\(oneDecimal(percent))% of \(bytes(expected))"
+    }
+
+    /// A rate: "3.2 MB/s".
+    public static func rate(bytesPerSecond: Double) -> String {
+        bytes(Int64(max(0, bytesPerSecond))) + "/s"
+    }
+
+    private static func format(_ value: Double, _ unit: String) -> String { "\(oneDecimal(value)) \(unit)" }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int64((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

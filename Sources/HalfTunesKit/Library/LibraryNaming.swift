@@ -1,0 +1,69 @@
+import Foundation
+import ITunesSearch
+
+/// Names for files in the library: `Artist - Title [id].ext`, safe on any filesystem and unable
+/// to escape the library folder whatever the catalog sends.
+public enum LibraryNaming {
+    /// The longest file name, in bytes (most filesystems allow 255).
+    public static let maxBytes = 200
+
+    /// The file name for a track's preview.
+    public static func fileName(for track: Track, fileExtension: String) -> String {
+        let suffix = " [\(track.id)].\(sanitizeExtension(fileExtension))"
+        var stem = clean("\(track.artist) - \(track.name)")
+        let budget = maxBytes - suffix.utf8.count
+        while stem.utf8.count > budget { stem.removeLast() }
+        stem = stem.trimmingCharacters(in: .whitespaces)
+        if stem.isEmpty { stem = "Track" }
+        return stem + suffix
+    }
+
+    /// The extension for a preview: from the URL's path when it names an audio type, else from
+    /// the server's Content-Type, else `m4a` (what the iTunes catalog serves).
+    public static func fileExtension(previewURL: URL?, contentType: String? = nil) -> String {
+        let fromPath = previewURL?.pathExtension.lowercased() ?? ""
+        if knownExtensions.contains(fromPath) { return fromPath }
+        if let contentType {
+            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            if let mapped = extensionsByMediaType[mediaType] { return mapped }
+        }
+        return "m4a"
+    }
+
+    /// The track id in a library file name, if it has one.
+    public static func trackID(inFileName name: String) -> Int? {
+        guard let close = name.range(of: "].", options: .backwards),
+            let open = name.range(of: " [", options: .backwards, range: name.startIndex..<close.lowerBound)
+        else { return nil }
+        return Int(name[open.upperBound..<close.lowerBound])
+    }
+
+    private static let knownExtensions: Set<String> = ["m4a", "mp3", "wav", "aac", "mp4", "ogg", "flac", "m4p"]
+    private static let extensionsByMediaType = [
+        "audio/mp4": "m4a", "audio/x-m4a": "m4a", "audio/m4a": "m4a", "audio/mpeg": "mp3", "audio/mp3": "mp3",
+        "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/aac": "aac", "audio/ogg": "ogg",
+        "audio/flac": "flac",
+    ]
+
+    private static func sanitizeExtension(_ ext: String) -> String {
+        let cleaned = ext.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return cleaned.isEmpty ? "m4a" : String(cleaned.prefix(5))
+    }
+
+    /// Replaces what cannot or should not be in a file name: `/`, NUL and other control
+    /// characters, bidirectional overrides (they disguise extensions); drops leading dots.
+    static func clean(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2F, 0x5C: scalars.append("_")  // / and \
+            case 0x00...0x1F, 0x7F...0x9F: scalars.append(" ")
+            case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: continue
+            default: scalars.append(scalar)
+            }
+        }
+        var result = String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        while result.hasPrefix(".") || result.hasPrefix(" ") { result.removeFirst() }
+        return result
+    }
+}

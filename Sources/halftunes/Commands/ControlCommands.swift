@@ -1,0 +1,77 @@
+import ArgumentParser
+import HalfTunesKit
+
+/// `halftunes pause ID`: pauses a download, keeping what was received.
+struct PauseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a download.")
+
+    @Argument(help: "The track id.") var id: Int
+    @OptionGroup var homeOptions: HomeOptions
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        try await reportingFailures {
+            let service = try await homeOptions.openService(downloading: false)
+            do {
+                try await service.pause(trackID: id)
+            } catch {
+                await service.close()
+                throw error
+            }
+            await service.close()
+            Terminal.write("Paused \(id).\n")
+        }
+    }
+}
+
+/// `halftunes cancel ID`: cancels a download and deletes what was received.
+struct CancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a download.")
+
+    @Argument(help: "The track id.") var id: Int
+    @OptionGroup var homeOptions: HomeOptions
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        try await reportingFailures {
+            let service = try await homeOptions.openService(downloading: false)
+            do {
+                try await service.cancel(trackID: id)
+            } catch {
+                await service.close()
+                throw error
+            }
+            await service.close()
+            Terminal.write("Cancelled \(id).\n")
+        }
+    }
+}
+
+/// `halftunes resume ID`: resumes a paused or failed download, in the foreground.
+struct ResumeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume", abstract: "Resume a paused or failed download (in the foreground).")
+
+    @Argument(help: "The track id.") var id: Int
+    @Flag(name: .long, help: "Print NDJSON events instead of progress bars.") var json = false
+    @OptionGroup var homeOptions: HomeOptions
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        try await reportingFailures {
+            let service = try await homeOptions.openService(downloading: true)
+            do {
+                try await ForegroundDownloads.run(service: service, start: {
+                    try await service.resume(trackID: id)
+                    guard let status = try await service.status(trackID: id) else {
+                        throw Failure("track \(id) is not being downloaded")
+                    }
+                    return [status]
+                }, json: json)
+            } catch {
+                await service.close()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import HalfTunesKit
+import Logging
+import Transfers
+
+/// `--home DIR`, shared by every command that touches downloads or the library.
+struct HomeOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where HalfTunes keeps its data (default: $HALFTUNES_HOME, else $XDG_DATA_HOME/halftunes, else ~/.local/share/halftunes).",
+            valueName: "dir"))
+    var home: String?
+
+    var resolved: HalfTunesHome { HalfTunesHome.resolve(explicit: home) }
+
+    /// Opens the app's data; `downloading: false` for commands that only look or edit.
+    func openService(downloading: Bool) async throws -> DownloadService {
+        var configuration = TransferSessionConfiguration()
+        configuration.startsTransfers = downloading
+        return try await DownloadService.open(
+            home: resolved, configuration: configuration, logger: Logger(label: "halftunes.downloads"))
+    }
+}
