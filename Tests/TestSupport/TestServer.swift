@@ -25,7 +25,7 @@ public func withTestServer<T>(
 
 /// Runs a DemoCatalog on 127.0.0.1 with a free port for the duration of `body`.
 public func withDemoCatalog<T>(
-    _ catalog: DemoCatalog = DemoCatalog(logger: quietLogger("demo-catalog")),
+    _ catalog: DemoCatalog = DemoCatalog(logger: silentLogger("demo-catalog")),
     _ body: (DemoCatalog, URL) async throws -> T
 ) async throws -> T {
     try await withRunningServer(

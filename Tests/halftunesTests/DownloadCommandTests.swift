@@ -1,0 +1,170 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// `halftunes download / list / pause / resume / cancel` run as processes against a DemoCatalog.
+@Suite("halftunes download", .timeLimit(.minutes(2)))
+struct DownloadCommandTests {
+    private func halftunes(_ arguments: [String], home: URL, catalog: URL) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            try BuiltProducts.halftunes, arguments,
+            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString])
+    }
+
+    private func ndjson(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test("downloads into the library under a safe name; NDJSON events; a second run has nothing to do")
+    func download() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let result = try await halftunes(["download", "1001", "1019", "--json"], home: home, catalog: url)
+                #expect(result.status == 0, "\(result.stderr)")
+                let events = ndjson(result.stdout)
+                let completed = events.filter { $0["event"] as? String == "completed" }
+                #expect(Set(completed.compactMap { $0["id"] as? Int }) == [1001, 1019])
+                #expect(events.contains { $0["event"] as? String == "progress" && $0["total"] as? Int == 1_323_044 })
+                let library = home.appendingPathComponent("library")
+                #expect(filesIn(library) == ["The Paper Lanterns - Love in the Harbour [1001].wav", "さくらバンド - ラブソング [1019].wav"])
+                for (id, name) in [(1001, "The Paper Lanterns - Love in the Harbour [1001].wav"), (1019, "さくらバンド - ラブソング [1019].wav")] {
+                    #expect(sha256Hex(try Data(contentsOf: library.appendingPathComponent(name))) == sha256Hex(catalog.preview(for: id)!.data))
+                }
+                let again = try await halftunes(["download", "1001", "--json"], home: home, catalog: url)
+                #expect(again.status == 0)
+                #expect(!again.stdout.contains("\"progress\""))
+                #expect(catalog.previewRequests.filter { $0.trackId == 1001 }.count == 1)
+
+                let list = try await halftunes(["list", "--json"], home: home, catalog: url)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+                let items = try #require(object["library"] as? [[String: Any]])
+                #expect(Set(items.compactMap { ($0["track"] as? [String: Any])?["id"] as? Int }) == [1001, 1019])
+                #expect(items.allSatisfy { ($0["file"] as? String)?.hasPrefix(library.path) == true })
+            }
+        }
+    }
+
+    @Test("without a terminal, plain progress lines")
+    func plainLines() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { home in
+                let result = try await halftunes(["download", "1002"], home: home, catalog: url)
+                #expect(result.status == 0)
+                #expect(!result.stdout.contains("\u{1B}"))
+                #expect(result.stdout.contains("Paper Boats — done → \(home.path)/library/The Paper Lanterns - Paper Boats [1002].wav"))
+            }
+        }
+    }
+
+    @Test("failures: unknown id, a track without a preview, a 404 preview; one line each, non-zero exit")
+    func failures() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let unknown = try await halftunes(["download", "424242"], home: home, catalog: url)
+                #expect(unknown.status == 1)
+                #expect(unknown.stderr == "halftunes: the catalog has no track 424242\n")
+                let noPreview = try await halftunes(["download", "1010"], home: home, catalog: url)
+                #expect(noPreview.status == 1)
+                #expect(noPreview.stderr.contains("has no preview"))
+                catalog.setFaults(PreviewFaults(failure: (404, 1)), for: 1003)
+                let gone = try await halftunes(["download", "1003", "--json"], home: home, catalog: url)
+                #expect(gone.status == 1)
+                let failed = ndjson(gone.stdout).first { $0["event"] as? String == "failed" }
+                #expect((failed?["reason"] as? String)?.contains("HTTP 404") == true)
+                #expect(filesIn(home.appendingPathComponent("library")).isEmpty)
+            }
+        }
+    }
+
+    @Test("SIGKILL mid-download, run again: byte-exact, with at most about 1 MiB fetched twice")
+    func crashAndRecover() async throws {
+        try await withDemoCatalog { catalog, url in
+            let preview = try #require(catalog.preview(for: 1005))
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1005)
+            try await withTemporaryDirectory { home in
+                let binary = try BuiltProducts.halftunes
+                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let first = try ChildProcess(binary, ["download", "1005", "--json"], environment: environment)
+                let reached = await first.waitForLine { line -> Int? in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        object["event"] as? String == "progress", let received = object["received"] as? Int,
+                        received >= 400_000
+                    else { return nil }
+                    return received
+                }
+                #expect(reached != nil)
+                first.signal(SIGKILL)
+                let killed = await first.wait()
+                #expect(killed.signaled && killed.status == SIGKILL)
+                let parts = filesIn(home.appendingPathComponent("library")).filter { $0.hasSuffix(".part") }
+                #expect(parts.count == 1)
+
+                catalog.setFaults(PreviewFaults(), for: 1005)
+                let second = try await ChildProcess.run(binary, ["download", "1005", "--json"], environment: environment)
+                #expect(second.status == 0, "\(second.stderr)")
+                let files = filesIn(home.appendingPathComponent("library"))
+                #expect(files.count == 1 && !files[0].hasSuffix(".part"))
+                let data = try Data(contentsOf: home.appendingPathComponent("library/\(files[0])"))
+                #expect(sha256Hex(data) == sha256Hex(preview.data))
+                let refetched = catalog.bytesSent(for: 1005) - preview.data.count
+                #expect(refetched <= 1 << 20, "fetched \(refetched) bytes twice")
+                let requests = catalog.previewRequests.filter { $0.trackId == 1005 }
+                #expect(requests.count == 2)
+                #expect(requests.last?.status == 206)
+            }
+        }
+    }
+
+    @Test("pause, list, resume and cancel act on the session between runs")
+    func controlCommands() async throws {
+        try await withDemoCatalog { catalog, url in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1006)
+            try await withTemporaryDirectory { home in
+                let binary = try BuiltProducts.halftunes
+                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let running = try ChildProcess(binary, ["download", "1006", "--json"], environment: environment)
+                _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
+                // While the download runs, another process cannot open the session.
+                let locked = try await halftunes(["pause", "1006"], home: home, catalog: url)
+                #expect(locked.status == 1)
+                #expect(locked.stderr.contains("in use by process \(running.pid)"))
+                // Ctrl-C pauses and keeps the partial data.
+                running.signal(SIGINT)
+                let interrupted = await running.wait()
+                #expect(interrupted.status == 130)
+                #expect(interrupted.stdout.contains("Paused"))
+
+                let list = try await halftunes(["list", "--json"], home: home, catalog: url)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+                let downloads = try #require(object["downloads"] as? [[String: Any]])
+                #expect(downloads.first?["state"] as? String == "paused")
+                let kept = try #require(downloads.first?["receivedBytes"] as? Int)
+                #expect(kept > 0)
+
+                catalog.setFaults(PreviewFaults(), for: 1006)
+                let resumed = try await halftunes(["resume", "1006", "--json"], home: home, catalog: url)
+                #expect(resumed.status == 0, "\(resumed.stderr)")
+                #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")
+                let files = filesIn(home.appendingPathComponent("library"))
+                #expect(files == ["The Paper Lanterns - Coming Home [1006].wav"])
+                #expect(sha256Hex(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])"))) == sha256Hex(catalog.preview(for: 1006)!.data))
+
+                // Cancel a paused download: nothing is left behind.
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1007)
+                let second = try ChildProcess(binary, ["download", "1007", "--json"], environment: environment)
+                _ = await second.waitForLine { $0.contains("\"progress\"") ? true : nil }
+                second.signal(SIGINT)
+                _ = await second.wait()
+                let cancelled = try await halftunes(["cancel", "1007"], home: home, catalog: url)
+                #expect(cancelled.status == 0, "\(cancelled.stderr)")
+                #expect(filesIn(home.appendingPathComponent("library")) == files)
+                let unknown = try await halftunes(["cancel", "1007"], home: home, catalog: url)
+                #expect(unknown.status == 1)
+                #expect(unknown.stderr == "halftunes: track 1007 is not being downloaded\n")
+            }
+        }
+    }
+}
