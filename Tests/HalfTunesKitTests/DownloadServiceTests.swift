@@ -1,0 +1,102 @@
+import DemoCatalog
+import Foundation
+import ITunesSearch
+import TestSupport
+import Testing
+import Transfers
+
+@testable import HalfTunesKit
+
+/// The app's download service on a real DemoCatalog and a real disk.
+@Suite("Download service", .timeLimit(.minutes(1)))
+struct DownloadServiceTests {
+    private func tracks(_ ids: [Int], from url: URL) async throws -> [Track] {
+        let catalog = try ITunesCatalog(configuration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), logger: quietLogger("c"))
+        return try await catalog.lookup(ids: ids)
+    }
+
+    private func waitForCompletion(_ events: AsyncStream<DownloadEvent>, of ids: Set<Int>) async -> [Int: URL] {
+        var files: [Int: URL] = [:]
+        for await event in events {
+            if case .completed(let id, let file) = event { files[id] = file }
+            if case .failed = event { break }
+            if Set(files.keys) == ids { break }
+        }
+        return files
+    }
+
+    @Test("downloads land in the library, are remembered after a reopen, and remove deletes the file")
+    func library() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = HalfTunesHome(root: folder)
+                let wanted = try await tracks([1011, 1012], from: url)
+                let service = try await DownloadService.open(home: home, logger: quietLogger("d"))
+                let events = service.events()
+                try await service.download(wanted)
+                let files = await waitForCompletion(events, of: [1011, 1012])
+                #expect(files.count == 2)
+                for (id, file) in files {
+                    #expect(file.deletingLastPathComponent().path == home.library.path)
+                    #expect(sha256Hex(try Data(contentsOf: file)) == sha256Hex(catalog.preview(for: id)!.data))
+                }
+                #expect(await service.downloads().isEmpty)
+                await service.close()
+
+                let reopened = try await DownloadService.open(home: home, logger: quietLogger("d"))
+                #expect(try await reopened.status(trackID: 1011)?.state == .downloaded)
+                #expect(try await reopened.libraryItems().map(\.track.id).sorted() == [1011, 1012])
+                // Downloading it again does nothing: it is in the library.
+                let statuses = try await reopened.download(wanted)
+                #expect(statuses.allSatisfy { $0.state == .downloaded })
+                #expect(catalog.previewRequests.filter { $0.trackId == 1011 }.count == 1)
+
+                try await reopened.remove(trackID: 1011)
+                #expect(!FileManager.default.fileExists(atPath: files[1011]!.path))
+                #expect(try await reopened.status(trackID: 1011) == nil)
+                await #expect(throws: DownloadError.self) { try await reopened.remove(trackID: 1011) }
+                await reopened.close()
+            }
+        }
+    }
+
+    @Test("a file deleted behind the app's back is no longer in the library")
+    func fileGone() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { folder in
+                let home = HalfTunesHome(root: folder)
+                let service = try await DownloadService.open(home: home, logger: quietLogger("d"))
+                let events = service.events()
+                try await service.download(try await tracks([1013], from: url))
+                let file = try #require(await waitForCompletion(events, of: [1013])[1013])
+                try FileManager.default.removeItem(at: file)
+                #expect(try await service.status(trackID: 1013) == nil)
+                #expect(try await service.libraryItems().isEmpty)
+                await service.close()
+            }
+        }
+    }
+
+    @Test("pause and resume by track id; the state follows")
+    func pauseResume() async throws {
+        try await withDemoCatalog { catalog, url in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 500_000), for: 1014)
+            try await withTemporaryDirectory { folder in
+                let service = try await DownloadService.open(home: HalfTunesHome(root: folder), logger: quietLogger("d"))
+                let events = service.events()
+                try await service.download(try await tracks([1014], from: url))
+                for await event in events {
+                    if case .progress(1014, let received, _) = event, received > 50_000 { break }
+                }
+                try await service.pause(trackID: 1014)
+                #expect(try await service.status(trackID: 1014)?.state == .paused)
+                catalog.setFaults(PreviewFaults(), for: 1014)
+                try await service.resume(trackID: 1014)
+                let file = await waitForCompletion(events, of: [1014])[1014]
+                #expect(file != nil)
+                #expect(try await service.status(trackID: 1014)?.state == .downloaded)
+                await service.close()
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import ITunesSearch
+import Testing
+
+@testable import HalfTunesKit
+
+@Suite("Library file names (pure)")
+struct LibraryNamingTests {
+    private func name(artist: String, title: String, id: Int = 42, ext: String = "m4a") -> String {
+        LibraryNaming.fileName(for: Track(id: id, name: title, artist: artist), fileExtension: ext)
+    }
+
+    @Test("Artist - Title [id].ext")
+    func plain() {
+        #expect(name(artist: "Jessie J", title: "Price Tag") == "Jessie J - Price Tag [42].m4a")
+        #expect(name(artist: "さくらバンド", title: "ラブソング 💖") == "さくらバンド - ラブソング 💖 [42].m4a")
+    }
+
+    @Test("hostile names cannot escape the folder or hide the extension", arguments: [
+        ("../../etc", "passwd"), ("/", "/"), ("a\u{0}b", "c\u{0}d"), (".hidden", "..."), ("x\u{202E}4pm", "evil\u{202E}exe."),
+        ("line\nbreak", "tab\there"), ("back\\slash", "..\\..\\x"),
+    ])
+    func hostile(artist: String, title: String) {
+        let result = name(artist: artist, title: title)
+        #expect(!result.contains("/"))
+        #expect(!result.contains("\\"))
+        #expect(!result.contains("\u{0}"))
+        #expect(!result.hasPrefix("."))
+        #expect(!result.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.properties.generalCategory == .control })
+        #expect(result.hasSuffix(" [42].m4a"))
+        #expect(URL(fileURLWithPath: "/library").appendingPathComponent(result).standardizedFileURL.path.hasPrefix("/library/"))
+    }
+
+    @Test("long names are cut to 200 bytes, keeping the id and extension, on a character boundary")
+    func long() {
+        let result = name(artist: String(repeating: "ä", count: 300), title: String(repeating: "🎉", count: 300), id: 1_234_567_890)
+        #expect(result.utf8.count <= 200)
+        #expect(result.hasSuffix(" [1234567890].m4a"))
+        #expect(String(validating: Array(result.utf8), as: UTF8.self) != nil)
+    }
+
+    @Test("the extension comes from the preview URL's path, else the Content-Type, else m4a")
+    func extensions() {
+        let itunes = URL(string: "https://audio-ssl.itunes.apple.com/x/mzaf_1.plus.aac.p.m4a?accessKey=abc")
+        #expect(LibraryNaming.fileExtension(previewURL: itunes) == "m4a")
+        #expect(LibraryNaming.fileExtension(previewURL: URL(string: "http://h/previews/1.wav")) == "wav")
+        #expect(LibraryNaming.fileExtension(previewURL: URL(string: "http://h/stream"), contentType: "audio/mpeg") == "mp3")
+        #expect(LibraryNaming.fileExtension(previewURL: URL(string: "http://h/x.php"), contentType: "audio/x-wav; x=1") == "wav")
+        #expect(LibraryNaming.fileExtension(previewURL: URL(string: "http://h/x"), contentType: "text/html") == "m4a")
+        #expect(name(artist: "a", title: "b", ext: "../sh") == "a - b [42].sh")
+    }
+
+    @Test("the id is read back from a library file name")
+    func trackID() {
+        #expect(LibraryNaming.trackID(inFileName: "A - B [1001].wav") == 1001)
+        #expect(LibraryNaming.trackID(inFileName: "A [x] - B [7].m4a") == 7)
+        #expect(LibraryNaming.trackID(inFileName: "nothing.m4a") == nil)
+    }
+}
+
+@Suite("Progress text (pure)")
+struct ProgressTextTests {
+    @Test("sizes and percentages as the tutorial shows them")
+    func text() {
+        #expect(ProgressText.bytes(999) == "999 bytes")
+        #expect(ProgressText.bytes(1_100_000) == "1.1 MB")
+        #expect(ProgressText.bytes(1_323_044) == "1.3 MB")
+        #expect(ProgressText.bytes(2_500_000_000) == "2.5 GB")
+        #expect(ProgressText.progress(received: 135_300, expected: 1_100_000) == "12.3% of 1.1 MB")
+        #expect(ProgressText.progress(received: 1_100_000, expected: 1_100_000) == "100.0% of 1.1 MB")
+        #expect(ProgressText.progress(received: 456_700, expected: nil) == "456.7 KB")
+        #expect(ProgressText.rate(bytesPerSecond: 3_200_000) == "3.2 MB/s")
+    }
+}
