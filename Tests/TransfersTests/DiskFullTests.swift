@@ -1,0 +1,68 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfers
+
+/// A real full disk: a tiny tmpfs, where the environment lets the tests mount one (root on Linux).
+enum TinyFilesystem {
+    static let available: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("halftunes-mount-probe-\(getpid())")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path]) else { return false }
+        _ = run("/bin/umount", [probe.path])
+        return true
+    }()
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+@Suite(
+    "Disk full",
+    .enabled(if: TinyFilesystem.available, "cannot mount a tmpfs here (needs root on Linux): the disk-full test is skipped"),
+    .timeLimit(.minutes(1)))
+struct DiskFullTests {
+    @Test("a full disk fails the transfer with a clear error, keeps the partial, and resumes once there is room")
+    func diskFull() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let tiny = folder.appendingPathComponent("tiny")
+                try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
+                try #require(TinyFilesystem.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", tiny.path]))
+                defer { TinyFilesystem.run("/bin/umount", ["-l", tiny.path]) }
+                try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: folder) { session, _ in
+                    let destination = tiny.appendingPathComponent("song.wav")
+                    let id = try await session.start(url: previewURL(url, 1030), destination: destination)
+                    let failed = try await session.wait(for: id)
+                    #expect(failed.state == .failed)
+                    #expect(failed.failure?.code == .diskFull)
+                    #expect(failed.failure?.message.contains("no space left") == true)
+                    #expect(failed.failure?.isPermanent == false)
+                    let kept = PartialFile.length(at: destination.path + ".part")
+                    #expect(kept > 0)
+                    #expect(!FileManager.default.fileExists(atPath: destination.path))
+
+                    // Make room, then resume: it continues from what was kept.
+                    try #require(TinyFilesystem.run("/bin/mount", ["-o", "remount,size=4m", tiny.path]))
+                    try await session.resume(id)
+                    #expect(try await session.wait(for: id).state == .completed)
+                    #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(catalog.preview(for: 1030)!.data))
+                    #expect(catalog.previewRequests.last { $0.trackId == 1030 }?.range == "bytes=\(kept)-")
+                }
+            }
+        }
+    }
+}
