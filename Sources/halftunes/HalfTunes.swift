@@ -14,6 +14,8 @@ struct HalfTunes: AsyncParsableCommand {
             ResumeCommand.self,
             CancelCommand.self,
             ListCommand.self,
+            ServeCommand.self,
+            DemoCommand.self,
             DemoCatalogCommand.self,
         ]
     )

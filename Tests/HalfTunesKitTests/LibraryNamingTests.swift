@@ -14,6 +14,7 @@ struct LibraryNamingTests {
     func plain() {
         #expect(name(artist: "Jessie J", title: "Price Tag") == "Jessie J - Price Tag [42].m4a")
         #expect(name(artist: "さくらバンド", title: "ラブソング 💖") == "さくらバンド - ラブソング 💖 [42].m4a")
+        #expect(name(artist: "Static Orchard", title: "Wait...") == "Static Orchard - Wait… [42].m4a")
     }
 
     @Test("hostile names cannot escape the folder or hide the extension", arguments: [
@@ -26,6 +27,7 @@ struct LibraryNamingTests {
         #expect(!result.contains("\\"))
         #expect(!result.contains("\u{0}"))
         #expect(!result.hasPrefix("."))
+        #expect(!result.contains(".."))
         #expect(!result.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.properties.generalCategory == .control })
         #expect(result.hasSuffix(" [42].m4a"))
         #expect(URL(fileURLWithPath: "/library").appendingPathComponent(result).standardizedFileURL.path.hasPrefix("/library/"))

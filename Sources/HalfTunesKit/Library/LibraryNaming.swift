@@ -63,7 +63,12 @@ public enum LibraryNaming {
             }
         }
         var result = String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        while result.hasPrefix(".") || result.hasPrefix(" ") { result.removeFirst() }
+        // ".." never appears in a name (file servers refuse such paths); "..." reads as "…" anyway.
+        while let dots = result.range(of: "..") {
+            let end = result[dots.upperBound...].prefix { $0 == "." }.endIndex
+            result.replaceSubrange(dots.lowerBound..<end, with: "…")
+        }
+        while result.hasPrefix(".") || result.hasPrefix(" ") || result.hasPrefix("…") { result.removeFirst() }
         return result
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import Transfers
+
+/// `transfer-bench URL-LIST OUTPUT-DIR [--concurrency N]`: downloads every URL in the list (one per
+/// line) with the HalfTunes transfer engine, then prints one JSON line: bytes, seconds, peak RSS.
+@main
+struct TransferBench {
+    static func main() async throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var concurrency = 4
+        if let index = arguments.firstIndex(of: "--concurrency"), index + 1 < arguments.count {
+            concurrency = Int(arguments[index + 1]) ?? 4
+            arguments.removeSubrange(index...(index + 1))
+        }
+        guard arguments.count == 2 else {
+            FileHandle.standardError.write(Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N]\n".utf8))
+            exit(2)
+        }
+        let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
+            .split(separator: "\n").compactMap { URL(string: String($0)) }
+        let output = URL(fileURLWithPath: arguments[1])
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let state = output.appendingPathComponent(".bench-session")
+        let session = try await TransferSession.open(
+            identifier: "bench", directory: state,
+            configuration: TransferSessionConfiguration(maxConcurrentTransfers: concurrency, maxTransfersPerHost: concurrency),
+            logger: logger)
+        let started = ContinuousClock.now
+        var ids: [TransferID] = []
+        for (index, url) in urls.enumerated() {
+            let name = "\(index)-\(url.lastPathComponent)"
+            ids.append(try await session.start(url: url, destination: output.appendingPathComponent(name)))
+        }
+        var bytes: Int64 = 0
+        var failed = 0
+        for id in ids {
+            let done = try await session.wait(for: id)
+            if done.state == .completed { bytes += done.receivedBytes } else { failed += 1 }
+        }
+        let elapsed = ContinuousClock.now - started
+        await session.close()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS())}"#)
+    }
+
+    /// The process's peak resident set (VmHWM), in KiB.
+    static func peakRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return -1 }
+        return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") ?? -1
+    }
+}

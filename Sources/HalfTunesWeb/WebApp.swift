@@ -1,0 +1,74 @@
+import Foundation
+import HalfTunesKit
+import Hummingbird
+import ITunesSearch
+import Logging
+
+/// The local web app: the tutorial's screen in a browser, a JSON API on track ids, live events,
+/// and the library's files, served by the process that owns the downloads.
+public struct WebApp: Sendable {
+    /// The app's downloads and library.
+    public let service: DownloadService
+    /// The catalog searches go to.
+    public let catalog: ITunesCatalog
+    /// The per-process secret that state-changing requests must carry (CSRF).
+    public let token: String
+    let tracks = TrackDirectory()
+    let assets: StaticAssets
+    let logger: Logger
+
+    /// Creates the app.
+    public init(service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), logger: Logger) throws {
+        self.service = service
+        self.catalog = catalog
+        self.token = token
+        self.logger = logger
+        self.assets = try StaticAssets.load()
+    }
+
+    /// A random token for one process's life.
+    public static func makeToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// The Hummingbird application, bound to `host:port` (port 0 picks a free one).
+    ///
+    /// - Parameter onReady: Called with the URL to open once the server listens.
+    public func application(
+        host: String = "127.0.0.1", port: Int = 8080, onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let boundPort = PortBox()
+        return Application(
+            router: makeRouter(host: host, port: boundPort),
+            configuration: .init(address: .hostname(host, port: port), serverName: "HalfTunes"),
+            onServerRunning: { channel in
+                let actual = channel.localAddress?.port ?? port
+                boundPort.set(actual)
+                let urlHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
+                await onReady(URL(string: "http://\(urlHost):\(actual)")!)
+            },
+            logger: logger)
+    }
+
+    func makeRouter(host: String, port: PortBox) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: LazyGuard(host: host, port: port, token: token))
+        router.add(middleware: APIErrorMiddleware())
+        addPageRoutes(to: router)
+        addAPIRoutes(to: router)
+        addEventRoutes(to: router)
+        addLibraryFileRoutes(to: router)
+        return router
+    }
+}
+
+/// The guard, built once the port is known (it may be chosen by the system).
+struct LazyGuard<Context: RequestContext>: RouterMiddleware {
+    let host: String
+    let port: PortBox
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await RequestGuard<Context>(host: host, port: port.value, token: token).handle(request, context: context, next: next)
+    }
+}

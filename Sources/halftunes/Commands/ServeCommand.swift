@@ -1,0 +1,66 @@
+import ArgumentParser
+import DemoCatalog
+import Foundation
+import HalfTunesKit
+import Hummingbird
+import ITunesSearch
+import Logging
+
+/// `halftunes serve`: the web app, owning the downloads (they go on when the browser closes).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the web app on this machine (downloads go on when the browser is closed).")
+
+    @Option(name: .long, help: "Address to listen on; anything but 127.0.0.1 exposes HalfTunes to the network.")
+    var host = "127.0.0.1"
+    @Option(name: .long, help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+    @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        let configuration = try catalogOptions.configuration()
+        try await reportingFailures {
+            try await WebServing.run(home: homeOptions.resolved, host: host, port: port, catalogConfiguration: { configuration })
+        }
+    }
+}
+
+/// `halftunes demo`: the whole app on the offline DemoCatalog, in one process, with no network.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Run the web app on the offline DemoCatalog (no network needed).")
+
+    @Option(name: .long, help: "Port for the web app (0 picks a free one).")
+    var port = 8080
+    @OptionGroup var homeOptions: HomeOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
+        let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
+        let demo = catalog.application(port: 0) { url in
+            readyContinuation.yield(url)
+            readyContinuation.finish()
+        }
+        try await reportingFailures {
+            try await WebServing.run(
+                home: homeOptions.resolved, host: "127.0.0.1", port: port,
+                catalogConfiguration: {
+                    var iterator = ready.makeAsyncIterator()
+                    guard let url = await iterator.next() else { throw Failure("the DemoCatalog did not start") }
+                    return CatalogConfiguration(baseURL: url, callsPerMinute: nil)
+                },
+                before: [demo])
+        }
+    }
+}
