@@ -107,7 +107,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
-        .testTarget(name: "HalfTunesWebTests", dependencies: ["HalfTunesWeb", "TestSupport"]),
+        .testTarget(
+            name: "HalfTunesWebTests",
+            dependencies: [
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "TestSupport", "DemoCatalog",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "DemoCatalogTests",
             dependencies: [

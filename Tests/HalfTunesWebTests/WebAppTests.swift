@@ -1,0 +1,158 @@
+import AsyncHTTPClient
+import DemoCatalog
+import Foundation
+import HalfTunesKit
+import ITunesSearch
+import NIOCore
+import NIOHTTP1
+import TestSupport
+import Testing
+
+@testable import HalfTunesWeb
+
+/// The web app's API and its security rules, over a real socket.
+@Suite("Web app API", .timeLimit(.minutes(1)))
+struct WebAppTests {
+    struct Answer {
+        let status: Int
+        let body: Data
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+    }
+
+    /// A running web app over a DemoCatalog, with its own home folder.
+    private func withWebApp(
+        catalogURL: URL? = nil, _ body: (URL, WebApp, DemoCatalog, URL) async throws -> Void
+    ) async throws {
+        try await withDemoCatalog { catalog, demoURL in
+            try await withTemporaryDirectory { home in
+                let service = try await DownloadService.open(home: HalfTunesHome(root: home), logger: quietLogger("d"))
+                let itunes = try ITunesCatalog(
+                    configuration: CatalogConfiguration(baseURL: catalogURL ?? demoURL, timeout: .seconds(5), callsPerMinute: nil),
+                    logger: quietLogger("c"))
+                let web = try WebApp(service: service, catalog: itunes, logger: silentLogger("web"))
+                try await withRunningServer({ onReady in web.application(port: 0, onReady: onReady) }) { url in
+                    try await body(url, web, catalog, home)
+                }
+                await service.close()
+            }
+        }
+    }
+
+    private func request(
+        _ url: URL, _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString + path)
+        request.method = method
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        return Answer(status: Int(response.status.code), body: Data(try await response.body.collect(upTo: 4 << 20).readableBytesView))
+    }
+
+    private func allowed(_ url: URL, _ web: WebApp) -> [(String, String)] {
+        [("Origin", url.absoluteString), ("X-HalfTunes-Token", web.token)]
+    }
+
+    @Test("the page carries this process's token and the accessible controls")
+    func page() async throws {
+        try await withWebApp { url, web, _, _ in
+            let page = String(decoding: try await request(url, "/").body, as: UTF8.self)
+            #expect(page.contains("content=\"\(web.token)\""))
+            #expect(page.contains("<label for=\"term\">Search songs</label>"))
+            #expect(try await request(url, "/static/app.js").status == 200)
+            #expect(try await request(url, "/static/index.html").status == 404)
+        }
+    }
+
+    @Test("search merges each result with its download state")
+    func search() async throws {
+        try await withWebApp { url, web, _, _ in
+            let first = try await request(url, "/api/search?term=love")
+            let results = try #require(first.json?["results"] as? [[String: Any]])
+            #expect(results.count == 5)
+            #expect(results.allSatisfy { $0["state"] as? String == "none" })
+            let start = try await request(url, "/api/downloads/1001", method: .POST, headers: allowed(url, web))
+            #expect(start.status == 200)
+            // Poll the API (not the clock) until the download lands in the library.
+            var state = ""
+            for _ in 0..<200 where state != "downloaded" {
+                let again = try await request(url, "/api/search?term=love")
+                state = ((again.json?["results"] as? [[String: Any]])?.first { $0["id"] as? Int == 1001 })?["state"] as? String ?? ""
+                if state != "downloaded" { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(state == "downloaded")
+        }
+    }
+
+    @Test("catalog failures reach the page as JSON errors with a fitting status")
+    func catalogErrors() async throws {
+        try await withWebApp(catalogURL: URL(string: "http://127.0.0.1:9")!) { url, _, _, _ in
+            let answer = try await request(url, "/api/search?term=love")
+            #expect(answer.status == 502)
+            #expect((answer.json?["error"] as? String)?.contains("cannot reach the catalog") == true)
+            let empty = try await request(url, "/api/search?term=")
+            #expect(empty.status == 400)
+        }
+    }
+
+    @Test("a POST with a foreign Origin is refused and changes nothing")
+    func foreignOrigin() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            let answer = try await request(
+                url, "/api/downloads/1001", method: .POST,
+                headers: [("Origin", "http://evil.example"), ("X-HalfTunes-Token", web.token)])
+            #expect(answer.status == 403)
+            let referer = try await request(
+                url, "/api/downloads/1001", method: .POST,
+                headers: [("Referer", "http://evil.example/page"), ("X-HalfTunes-Token", web.token)])
+            #expect(referer.status == 403)
+            #expect(catalog.previewRequests.isEmpty)
+            #expect((try await request(url, "/api/downloads").json?["downloads"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("a POST without the token, or with a wrong one, is refused", arguments: [nil, "0000", ""])
+    func token(value: String?) async throws {
+        try await withWebApp { url, _, catalog, _ in
+            var headers = [("Origin", url.absoluteString)]
+            if let value { headers.append(("X-HalfTunes-Token", value)) }
+            let answer = try await request(url, "/api/downloads/1001", method: .POST, headers: headers)
+            #expect(answer.status == 403)
+            #expect(catalog.previewRequests.isEmpty)
+        }
+    }
+
+    @Test("a foreign Host header (DNS rebinding) is refused, for reads too")
+    func foreignHost() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            let read = try await request(url, "/api/downloads", headers: [("Host", "evil.example:\(url.port!)")])
+            #expect(read.status == 421)
+            let write = try await request(
+                url, "/api/downloads/1001", method: .POST,
+                headers: [("Host", "evil.example"), ("Origin", "http://evil.example"), ("X-HalfTunes-Token", web.token)])
+            #expect(write.status == 421)
+            #expect(catalog.previewRequests.isEmpty)
+            #expect(try await request(url, "/", headers: [("Host", "localhost:\(url.port!)")]).status == 200)
+        }
+    }
+
+    @Test("library files are found by track id only; paths are refused", arguments: [
+        "/library/..%2F..%2Fetc%2Fpasswd", "/library/../../etc/passwd", "/library/1001%2F..", "/library/-1",
+        "/library/99999", "/static/..%2Fapp.js", "/static/%2Fetc%2Fpasswd",
+    ])
+    func traversal(path: String) async throws {
+        try await withWebApp { url, _, _, _ in
+            let answer = try await request(url, path)
+            #expect([400, 404].contains(answer.status), "\(path) → \(answer.status)")
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains("root:"))
+        }
+    }
+
+    @Test("the API takes ids, not URLs")
+    func idsOnly() async throws {
+        try await withWebApp { url, web, _, _ in
+            let answer = try await request(
+                url, "/api/downloads/http%3A%2F%2Fevil.example%2Fx", method: .POST, headers: allowed(url, web))
+            #expect(answer.status == 400)
+        }
+    }
+}
