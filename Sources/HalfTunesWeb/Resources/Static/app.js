@@ -181,7 +181,8 @@ async function search(term) {
     showError("");
     for (const item of results) tracks.set(item.id, item);
     resultIds = results.map((item) => item.id);
-    $("#results-status").textContent = results.length ? `${results.length} songs found for “${term}”.` : `No songs found for “${term}”.`;
+    const count = results.length === 1 ? "1 song" : `${results.length} songs`;
+    $("#results-status").textContent = results.length ? `${count} found for “${term}”.` : `No songs found for “${term}”.`;
     renderResults();
   } catch (error) {
     $("#results-status").textContent = "The search failed.";

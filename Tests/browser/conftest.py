@@ -1,0 +1,76 @@
+"""Fixtures for the browser tests: `halftunes demo` as a real process, and headless Chromium."""
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = ROOT / ".build" / "debug" / "halftunes"
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+class Demo:
+    """A running `halftunes demo`: its URL and its home folder."""
+
+    def __init__(self, throttle):
+        self.home = pathlib.Path(tempfile.mkdtemp(prefix="halftunes-browser-"))
+        env = dict(os.environ, HALFTUNES_HOME=str(self.home), HALFTUNES_CATALOG="")
+        self.process = subprocess.Popen(
+            [str(BINARY), "demo", "--port", "0", "--throttle", str(throttle)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.url = None
+        found = threading.Event()
+
+        def read():
+            for line in self.process.stdout:
+                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+                if match and not found.is_set():
+                    self.url = match.group(1)
+                    found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(30):
+            self.stop()
+            raise RuntimeError("halftunes demo did not print its URL: " + self.process.stderr.read())
+
+    @property
+    def library(self):
+        return self.home / "library"
+
+    def library_files(self):
+        return sorted(p.name for p in self.library.glob("*")) if self.library.exists() else []
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture
+def demo():
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is not built: run swift build first")
+    # Slow enough to watch (and pause) a 1.3 MB preview: about 4 seconds each.
+    app = Demo(throttle=300_000)
+    yield app
+    app.stop()
+    assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        yield browser
+        browser.close()

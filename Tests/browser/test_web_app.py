@@ -1,0 +1,158 @@
+"""The web app in a real headless Chromium, found by role and name as a user would find things."""
+import json
+import re
+import time
+import urllib.request
+
+from playwright.sync_api import expect
+
+from conftest import ARTIFACTS
+
+PERCENT_OF = re.compile(r"^\d{1,3}\.\d% of \d+\.\d (KB|MB)$")
+
+
+def search(page, term):
+    page.get_by_role("searchbox", name="Search songs").fill(term)
+    page.get_by_role("button", name="Search", exact=True).click()
+
+
+def row(page, title):
+    return page.locator("#results tbody tr").filter(has=page.get_by_role("cell", name=title, exact=True))
+
+
+def api_downloads(demo):
+    with urllib.request.urlopen(demo.url + "/api/downloads") as response:
+        return json.load(response)
+
+
+def received(demo, track_id):
+    for item in api_downloads(demo)["downloads"]:
+        if item["id"] == track_id:
+            return item["receivedBytes"]
+    return None
+
+
+def test_search_shows_rows(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "love")
+    expect(page.get_by_role("status")).to_have_text("5 songs found for “love”.")
+    expect(page.locator("#results tbody tr")).to_have_count(5)
+    harbour = row(page, "Love in the Harbour")
+    expect(harbour.get_by_role("cell", name="The Paper Lanterns")).to_be_visible()
+    expect(harbour.get_by_role("button", name="Download Love in the Harbour")).to_be_visible()
+    expect(harbour.get_by_role("img")).to_have_attribute("alt", "Cover of Harbour Lights")
+
+
+def test_download_pause_resume_and_screenshot(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "paper boats")
+    boats = row(page, "Paper Boats")
+    boats.get_by_role("button", name="Download").click()
+
+    label = boats.locator(".progress-label")
+    expect(label).to_have_text(PERCENT_OF, timeout=10_000)
+    progress = boats.get_by_role("progressbar")
+    first = float(progress.get_attribute("value") or 0)
+    page.wait_for_function(
+        "([selector, first]) => parseFloat(document.querySelector(selector).value) > first + 5",
+        arg=["#results tbody tr progress", first], timeout=10_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-mid-download.png"), full_page=True)
+
+    boats.get_by_role("button", name="Pause").click()
+    expect(label).to_have_text("Paused")
+    expect(boats.get_by_role("button", name="Resume")).to_be_visible()
+    paused_at = received(demo, 1002)
+    part = [p for p in demo.library.glob("*.part")]
+    assert len(part) == 1
+    size = part[0].stat().st_size
+    time.sleep(1.0)  # long enough for several chunks at 300 KB/s, had it not stopped
+    assert received(demo, 1002) == paused_at
+    assert part[0].stat().st_size == size
+    assert 0 < size < 1_323_044
+
+    boats.get_by_role("button", name="Resume").click()
+    expect(boats.get_by_text("In library")).to_be_visible(timeout=15_000)
+    expect(boats.get_by_role("button", name="Play Paper Boats")).to_be_visible()
+    assert demo.library_files() == ["The Paper Lanterns - Paper Boats [1002].wav"]
+    library = page.locator("#library tbody tr")
+    expect(library).to_have_count(1)
+
+
+def test_cancel_leaves_nothing(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "tidewater")
+    tide = row(page, "Tidewater")
+    tide.get_by_role("button", name="Download").click()
+    expect(tide.locator(".progress-label")).to_have_text(PERCENT_OF, timeout=10_000)
+    tide.get_by_role("button", name="Cancel").click()
+    expect(tide.get_by_role("button", name="Download Tidewater")).to_be_visible()
+    assert demo.library_files() == []
+    assert api_downloads(demo)["downloads"] == []
+
+
+def test_play_a_downloaded_track(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "fog horn")
+    fog = row(page, "Fog Horn")
+    fog.get_by_role("button", name="Download").click()
+    fog.get_by_role("button", name="Play Fog Horn").click(timeout=15_000)
+    expect(page.locator("#now-playing")).to_have_text("Playing: Fog Horn — The Paper Lanterns")
+    page.wait_for_function("() => document.getElementById('player').currentTime > 0.5", timeout=10_000)
+    assert page.evaluate("document.getElementById('player').paused") is False
+
+
+def test_second_tab_sees_the_first_tabs_download(demo, browser):
+    context = browser.new_context()
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.goto(demo.url)
+        search(page, "slow burn")
+    row(first, "Slow Burn").get_by_role("button", name="Download").click()
+    expect(row(second, "Slow Burn").locator(".progress-label")).to_have_text(PERCENT_OF, timeout=10_000)
+    expect(row(second, "Slow Burn").get_by_text("In library")).to_be_visible(timeout=15_000)
+    context.close()
+
+
+def test_closing_every_tab_does_not_stop_the_download(demo, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(demo.url)
+    search(page, "kindling")
+    row(page, "Kindling").get_by_role("button", name="Download").click()
+    expect(row(page, "Kindling").locator(".progress-label")).to_have_text(PERCENT_OF, timeout=10_000)
+    context.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and demo.library_files() != ["Greta Sundqvist - Kindling [1040].wav"]:
+        time.sleep(0.1)
+    assert demo.library_files() == ["Greta Sundqvist - Kindling [1040].wav"]
+    assert (demo.library / "Greta Sundqvist - Kindling [1040].wav").stat().st_size == 1_323_044
+
+
+def test_errors_show_in_the_page(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "deck chairs")
+    expect(row(page, "Deck Chairs").get_by_text("No preview")).to_be_visible()
+    page.route("**/api/search*", lambda route: route.fulfill(
+        status=502, content_type="application/json",
+        body=json.dumps({"error": "cannot reach the catalog at itunes.apple.com: connection refused"})))
+    search(page, "anything")
+    expect(page.get_by_role("alert")).to_have_text("cannot reach the catalog at itunes.apple.com: connection refused")
+
+
+def test_keyboard_only(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("searchbox", name="Search songs")).to_be_focused()
+    page.keyboard.type("first snow")
+    page.keyboard.press("Enter")
+    download = row(page, "First Snow").get_by_role("button", name="Download")
+    download.focus()
+    page.keyboard.press("Enter")
+    expect(row(page, "First Snow").get_by_text("In library")).to_be_visible(timeout=15_000)
