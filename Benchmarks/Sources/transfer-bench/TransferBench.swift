@@ -37,7 +37,12 @@ struct TransferBench {
         var failed = 0
         for id in ids {
             let done = try await session.wait(for: id)
-            if done.state == .completed { bytes += done.receivedBytes } else { failed += 1 }
+            if done.state == .completed {
+                bytes += done.receivedBytes
+            } else {
+                failed += 1
+                FileHandle.standardError.write(Data("failed: \(done.url): \(done.failure?.message ?? "\(done.state)")\n".utf8))
+            }
         }
         let elapsed = ContinuousClock.now - started
         await session.close()
