@@ -75,6 +75,9 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -125,7 +128,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "halftunesTests", dependencies: ["DemoCatalog", "TestSupport"]),
+        .testTarget(
+            name: "halftunesTests",
+            dependencies: ["DemoCatalog", "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

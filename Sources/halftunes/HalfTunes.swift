@@ -14,6 +14,8 @@ struct HalfTunes: AsyncParsableCommand {
             ResumeCommand.self,
             CancelCommand.self,
             ListCommand.self,
+            PlayCommand.self,
+            RemoveCommand.self,
             ServeCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,

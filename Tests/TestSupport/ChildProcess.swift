@@ -58,14 +58,14 @@ public final class ChildProcess: Sendable {
             }
         }
         let process = process
-        try process.run()
-        Thread.detachNewThread { [finished, shared] in
-            process.waitUntilExit()
+        // terminationHandler, not waitUntilExit: on Linux the latter spins a run loop at full CPU.
+        process.terminationHandler = { [finished, shared] _ in
             reads.wait()
             shared.done.withLock { $0 = true }
             finished.open()
             shared.wakeWaiters()
         }
+        try process.run()
     }
 
     /// The process id.

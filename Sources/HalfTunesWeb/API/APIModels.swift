@@ -16,6 +16,8 @@ struct TrackItem: Encodable {
     var receivedBytes: Int64
     var expectedBytes: Int64?
     var failure: String?
+    /// The library file, once downloaded (the API is local: this is for the command line).
+    var file: String?
 
     init(_ track: Track, status: DownloadStatus?) {
         id = track.id
@@ -29,6 +31,7 @@ struct TrackItem: Encodable {
         receivedBytes = status?.receivedBytes ?? 0
         expectedBytes = status?.expectedBytes
         failure = status?.failure
+        file = status?.file?.path
     }
 
     init(_ status: DownloadStatus) { self.init(status.track, status: status) }
@@ -42,6 +45,7 @@ struct EventItem: Encodable {
     var receivedBytes: Int64?
     var expectedBytes: Int64?
     var reason: String?
+    var file: String?
 
     init(_ event: DownloadEvent) {
         id = event.trackID
@@ -53,9 +57,10 @@ struct EventItem: Encodable {
         case .stateChanged(_, let state):
             type = "state"
             self.state = state.rawValue
-        case .completed:
+        case .completed(_, let file):
             type = "state"
             state = DownloadState.downloaded.rawValue
+            self.file = file.path
         case .failed(_, let reason):
             type = "state"
             state = DownloadState.failed.rawValue

@@ -161,6 +161,10 @@ struct TransferRunner: Sendable {
         var received = offset
         var unsynced: Int64 = 0
         var lastReport = time.now()
+        var reported: Int64 = -1
+        func reportFinal() async {
+            if received != reported { await report.progress(received, expected) }
+        }
         do {
             for try await buffer in response.body {
                 try file.write(buffer)
@@ -180,20 +184,21 @@ struct TransferRunner: Sendable {
                 let now = time.now()
                 if now - lastReport >= progressInterval {
                     lastReport = now
+                    reported = received
                     await report.progress(received, expected)
                 }
             }
         } catch let error as TransferError {
             file.close()
-            await report.progress(received, expected)
+            await reportFinal()
             return .failed(error)
         } catch {
             file.close()
-            await report.progress(received, expected)
+            await reportFinal()
             if Task.isCancelled { return .stopped }
             return failure(error, job: job, validator: validator)
         }
-        await report.progress(received, expected)
+        await reportFinal()
         if let expected, received < expected {
             file.close()
             return .transient(

@@ -11,6 +11,11 @@ struct PauseCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
+            if let server = homeOptions.runningServer {
+                _ = try await server.status(.POST, "/api/downloads/\(id)/pause")
+                Terminal.write("Paused \(id).\n")
+                return
+            }
             let service = try await homeOptions.openService(downloading: false)
             do {
                 try await service.pause(trackID: id)
@@ -34,6 +39,11 @@ struct CancelCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
+            if let server = homeOptions.runningServer {
+                try await server.send(.DELETE, "/api/downloads/\(id)")
+                Terminal.write("Cancelled \(id).\n")
+                return
+            }
             let service = try await homeOptions.openService(downloading: false)
             do {
                 try await service.cancel(trackID: id)
@@ -59,18 +69,16 @@ struct ResumeCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let service = try await homeOptions.openService(downloading: true)
-            do {
-                try await ForegroundDownloads.run(service: service, start: {
-                    try await service.resume(trackID: id)
-                    guard let status = try await service.status(trackID: id) else {
-                        throw Failure("track \(id) is not being downloaded")
-                    }
-                    return [status]
-                }, json: json)
-            } catch {
-                await service.close()
-                throw error
+            if let server = homeOptions.runningServer {
+                try await server.follow(json: json) { [try await server.status(.POST, "/api/downloads/\(id)/resume")] }
+                return
+            }
+            try await ForegroundDownloads.runLocally(try await homeOptions.openService(downloading: true), json: json) { service in
+                try await service.resume(trackID: id)
+                guard let status = try await service.status(trackID: id) else {
+                    throw Failure("track \(id) is not being downloaded")
+                }
+                return [status]
             }
         }
     }

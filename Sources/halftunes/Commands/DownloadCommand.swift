@@ -26,15 +26,16 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let service = try await homeOptions.openService(downloading: true)
-            do {
-                try await ForegroundDownloads.run(service: service, start: {
-                    let tracks = try await tracksToDownload(service)
-                    return try await service.download(tracks)
-                }, json: json)
-            } catch {
-                await service.close()
-                throw error
+            if let server = homeOptions.runningServer {
+                try await server.follow(json: json) {
+                    var statuses: [DownloadStatus] = []
+                    for id in ids { statuses.append(try await server.status(.POST, "/api/downloads/\(id)")) }
+                    return statuses
+                }
+                return
+            }
+            try await ForegroundDownloads.runLocally(try await homeOptions.openService(downloading: true), json: json) { service in
+                try await service.download(try await tracksToDownload(service))
             }
         }
     }

@@ -17,20 +17,7 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let service = try await homeOptions.openService(downloading: false)
-            let downloads = await service.downloads()
-            let library: [DownloadStatus]
-            do {
-                var statuses: [DownloadStatus] = []
-                for item in try await service.libraryItems() {
-                    if let status = try await service.status(trackID: item.track.id) { statuses.append(status) }
-                }
-                library = statuses
-            } catch {
-                await service.close()
-                throw error
-            }
-            await service.close()
+            let (downloads, library) = try await fetch()
             if json {
                 Terminal.write(try JSONOutput.encode(Listing(downloads: downloads, library: library)) + "\n")
                 return
@@ -50,11 +37,29 @@ struct ListCommand: AsyncParsableCommand {
                 }
             }
             if !library.isEmpty {
-                Terminal.write("Library (\(service.home.library.path))\n")
+                Terminal.write("Library (\(homeOptions.resolved.library.path))\n")
                 for status in library {
                     Terminal.write("  \(status.file?.lastPathComponent ?? "")  \(ProgressText.bytes(status.receivedBytes))\n")
                 }
             }
+        }
+    }
+
+    /// From the running server if there is one, else from the session and library directly.
+    private func fetch() async throws -> (downloads: [DownloadStatus], library: [DownloadStatus]) {
+        if let server = homeOptions.runningServer { return try await server.listing() }
+        let service = try await homeOptions.openService(downloading: false)
+        let downloads = await service.downloads()
+        do {
+            var library: [DownloadStatus] = []
+            for item in try await service.libraryItems() {
+                if let status = try await service.status(trackID: item.track.id) { library.append(status) }
+            }
+            await service.close()
+            return (downloads, library)
+        } catch {
+            await service.close()
+            throw error
         }
     }
 }

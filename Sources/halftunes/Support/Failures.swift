@@ -1,4 +1,5 @@
 import ArgumentParser
+import HalfTunesKit
 import ITunesSearch
 import Transfers
 
@@ -8,6 +9,9 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as ExitCode {
         throw error
+    } catch let error as DownloadError {
+        Terminal.warn(error.description)
+        throw ExitCode.failure
     } catch let error as TransferError {
         Terminal.warn(error.message)
         throw ExitCode.failure

@@ -14,6 +14,10 @@ struct HomeOptions: ParsableArguments {
 
     var resolved: HalfTunesHome { HalfTunesHome.resolve(explicit: home) }
 
+    /// The `halftunes serve` that owns this home's downloads, if one is running: commands then act
+    /// through its API instead of opening the session beside it.
+    var runningServer: ServerClient? { ServerInfo.read(from: resolved).map(ServerClient.init) }
+
     /// Opens the app's data; `downloading: false` for commands that only look or edit.
     func openService(downloading: Bool) async throws -> DownloadService {
         var configuration = TransferSessionConfiguration()

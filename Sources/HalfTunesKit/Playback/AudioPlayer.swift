@@ -1,0 +1,36 @@
+import Foundation
+
+/// The system's audio player: the first of mpv, ffplay, paplay/aplay (WAV only) and afplay found
+/// on the `PATH`, with the arguments that make it play one file and exit.
+public struct AudioPlayer: Sendable, Hashable {
+    /// The player program.
+    public let executable: URL
+    /// Its arguments, the file last.
+    public let arguments: [String]
+
+    private static let candidates: [(name: String, arguments: [String], wavOnly: Bool)] = [
+        ("mpv", ["--no-video", "--really-quiet"], false),
+        ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "error"], false),
+        ("paplay", [], true),
+        ("aplay", ["-q"], true),
+        ("afplay", [], false),
+    ]
+
+    /// The player for `file`, or an error saying which to install.
+    public static func find(
+        for file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DownloadError) -> AudioPlayer {
+        let isWAV = file.pathExtension.lowercased() == "wav"
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        for candidate in candidates where isWAV || !candidate.wavOnly {
+            for folder in folders where !folder.isEmpty {
+                let path = URL(fileURLWithPath: folder).appendingPathComponent(candidate.name)
+                if FileManager.default.isExecutableFile(atPath: path.path) {
+                    return AudioPlayer(executable: path, arguments: candidate.arguments + [file.path])
+                }
+            }
+        }
+        let choices = isWAV ? "mpv, ffplay (ffmpeg), paplay (pulseaudio-utils) or aplay (alsa-utils)" : "mpv or ffplay (ffmpeg)"
+        throw DownloadError("no audio player found: install \(choices), e.g. apt-get install mpv")
+    }
+}

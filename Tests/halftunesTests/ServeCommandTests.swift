@@ -1,0 +1,134 @@
+import AsyncHTTPClient
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// `halftunes serve` as a process; the other commands act through its API while it runs.
+@Suite("halftunes serve", .timeLimit(.minutes(2)))
+struct ServeCommandTests {
+    private func start(home: URL, catalog: URL) async throws -> (ChildProcess, URL) {
+        let server = try ChildProcess(
+            try BuiltProducts.halftunes, ["serve", "--port", "0"],
+            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString])
+        let url = await server.waitForLine { line -> URL? in
+            guard let range = line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { return nil }
+            return URL(string: String(line[range]))
+        }
+        return (server, try #require(url, "serve did not print its URL"))
+    }
+
+    private func halftunes(_ arguments: [String], home: URL, path: String? = nil) async throws -> ChildProcess.Result {
+        var environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": "http://127.0.0.1:9"]
+        if let path { environment["PATH"] = path }
+        return try await ChildProcess.run(try BuiltProducts.halftunes, arguments, environment: environment)
+    }
+
+    @Test("while serve owns the session, download, list, pause, resume, cancel and remove go through its API")
+    func actsThroughTheServer() async throws {
+        try await withDemoCatalog { catalog, catalogURL in
+            try await withTemporaryDirectory { home in
+                let (server, _) = try await start(home: home, catalog: catalogURL)
+                // The CLI's own catalog setting is unreachable: only the server can look tracks up.
+                let download = try await halftunes(["download", "1001", "--json"], home: home)
+                #expect(download.status == 0, "\(download.stderr)")
+                #expect(download.stdout.contains(#""event":"completed","id":1001,"path":"\#(home.path)/library/The Paper Lanterns - Love in the Harbour [1001].wav""#))
+
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1002)
+                let watcher = try ChildProcess(
+                    try BuiltProducts.halftunes, ["download", "1002", "--json"],
+                    environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": "http://127.0.0.1:9"])
+                _ = await watcher.waitForLine { $0.contains(#""event":"progress""#) ? true : nil }
+                let pause = try await halftunes(["pause", "1002"], home: home)
+                #expect(pause.status == 0, "\(pause.stderr)")
+                let list = try await halftunes(["list", "--json"], home: home)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+                #expect((object["downloads"] as? [[String: Any]])?.first?["state"] as? String == "paused")
+                #expect((object["library"] as? [[String: Any]])?.count == 1)
+                watcher.signal(SIGINT)  // stops watching; the download stays with the server
+                #expect(await watcher.wait().status == 130)
+
+                let cancel = try await halftunes(["cancel", "1002"], home: home)
+                #expect(cancel.status == 0, "\(cancel.stderr)")
+                #expect(filesIn(home.appendingPathComponent("library")) == ["The Paper Lanterns - Love in the Harbour [1001].wav"])
+
+                let remove = try await halftunes(["remove", "1001"], home: home)
+                #expect(remove.status == 0, "\(remove.stderr)")
+                #expect(filesIn(home.appendingPathComponent("library")).isEmpty)
+
+                server.signal(SIGTERM)
+                let ended = await server.wait()
+                #expect(ended.status == 0 && !ended.signaled)
+                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("server.json").path))
+            }
+        }
+    }
+
+    @Test("SIGTERM stops serve cleanly mid-download; the next start finishes it")
+    func shutdownAndResume() async throws {
+        try await withDemoCatalog { catalog, catalogURL in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
+            try await withTemporaryDirectory { home in
+                let (server, url) = try await start(home: home, catalog: catalogURL)
+                let token = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json"))) as? [String: Any]
+                )["token"] as? String
+                var request = HTTPClientRequest(url: url.absoluteString + "/api/downloads/1003")
+                request.method = .POST
+                request.headers.add(name: "Origin", value: url.absoluteString)
+                request.headers.add(name: "X-HalfTunes-Token", value: try #require(token))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                #expect(response.status.code == 200)
+                while catalog.bytesSent(for: 1003) < 100_000 { try await Task.sleep(for: .milliseconds(20)) }
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+                let parts = filesIn(home.appendingPathComponent("library")).filter { $0.hasSuffix(".part") }
+                #expect(parts.count == 1)
+
+                catalog.setFaults(PreviewFaults(), for: 1003)
+                let (again, _) = try await start(home: home, catalog: catalogURL)
+                let library = home.appendingPathComponent("library")
+                while !filesIn(library).contains("The Paper Lanterns - Tidewater [1003].wav") {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                again.signal(SIGTERM)
+                #expect(await again.wait().status == 0)
+                #expect(sha256Hex(try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
+                    == sha256Hex(catalog.preview(for: 1003)!.data))
+                #expect(catalog.previewRequests.last { $0.trackId == 1003 }?.status == 206)
+            }
+        }
+    }
+
+    @Test("play uses the first system player found, and says which to install when there is none")
+    func play() async throws {
+        try await withDemoCatalog { _, catalogURL in
+            try await withTemporaryDirectory { home in
+                let download = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["download", "1004"],
+                    environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalogURL.absoluteString])
+                #expect(download.status == 0)
+                // A stand-in for mpv that records what it was asked to play.
+                let bin = home.appendingPathComponent("bin")
+                try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+                let record = home.appendingPathComponent("played.txt")
+                let fake = bin.appendingPathComponent("mpv")
+                try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".write(to: fake, atomically: true, encoding: .utf8)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+
+                let played = try await halftunes(["play", "1004"], home: home, path: bin.path)
+                #expect(played.status == 0, "\(played.stderr)")
+                #expect(played.stdout.contains("Playing Salt & Vinegar — The Paper Lanterns (mpv)"))
+                let arguments = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
+                #expect(arguments.last == "\(home.path)/library/The Paper Lanterns - Salt & Vinegar [1004].wav")
+
+                let none = try await halftunes(["play", "1004"], home: home, path: "/nonexistent")
+                #expect(none.status == 1)
+                #expect(none.stderr.contains("no audio player found: install mpv"))
+                let missing = try await halftunes(["play", "1005"], home: home, path: bin.path)
+                #expect(missing.status == 1)
+                #expect(missing.stderr == "halftunes: track 1005 is not in the library; download it first: halftunes download 1005\n")
+            }
+        }
+    }
+}
