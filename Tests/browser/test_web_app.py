@@ -156,3 +156,18 @@ def test_keyboard_only(demo, browser):
     download.focus()
     page.keyboard.press("Enter")
     expect(row(page, "First Snow").get_by_text("In library")).to_be_visible(timeout=15_000)
+
+
+def test_reload_shows_downloads_in_flight(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "lighthouse")
+    row(page, "Lighthouse Keeper").get_by_role("button", name="Download").click()
+    expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text(PERCENT_OF, timeout=10_000)
+    row(page, "Lighthouse Keeper").get_by_role("button", name="Pause").click()
+    expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text("Paused")
+    page.reload()
+    expect(page.get_by_role("status")).to_have_text("1 download in progress.")
+    expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text("Paused")
+    row(page, "Lighthouse Keeper").get_by_role("button", name="Resume").click()
+    expect(row(page, "Lighthouse Keeper").get_by_text("In library")).to_be_visible(timeout=15_000)

@@ -100,6 +100,22 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("binding anything but 127.0.0.1 needs --host and prints a warning")
+    func otherHostWarns() async throws {
+        try await withTemporaryDirectory { home in
+            // 127.0.0.2 is still loopback (no traffic leaves the machine) but not the default.
+            let server = try ChildProcess(
+                try BuiltProducts.halftunes, ["serve", "--host", "127.0.0.2", "--port", "0"],
+                environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": "http://127.0.0.1:9"])
+            let url = await server.waitForLine { $0.contains("http://127.0.0.2:") ? $0 : nil }
+            #expect(url != nil)
+            server.signal(SIGTERM)
+            let ended = await server.wait()
+            #expect(ended.status == 0)
+            #expect(ended.stderr.contains("warning: listening on 127.0.0.2: anyone who can reach this address can use HalfTunes"))
+        }
+    }
+
     @Test("play uses the first system player found, and says which to install when there is none")
     func play() async throws {
         try await withDemoCatalog { _, catalogURL in

@@ -41,9 +41,9 @@ final class PartialFile {
         length += Int64(buffer.readableBytes)
     }
 
-    /// Flushes the data to the device.
+    /// Flushes the data to the device (fdatasync: the data and the length, not the timestamps).
     func sync() throws(TransferError) {
-        guard fsync(descriptor) == 0 else { throw Self.error("flush", path) }
+        guard fdatasync(descriptor) == 0 else { throw Self.error("flush", path) }
     }
 
     /// Closes the file (again is harmless).

@@ -31,7 +31,7 @@ public struct TransferSessionConfiguration: Sendable {
         stallTimeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10),
         progressInterval: Duration = .milliseconds(100),
-        checkpointBytes: Int64 = 8 << 20,
+        checkpointBytes: Int64 = 64 << 20,
         maxRedirects: Int = 10,
         startsTransfers: Bool = true
     ) {

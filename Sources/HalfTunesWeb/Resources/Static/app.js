@@ -6,6 +6,7 @@ const token = document.querySelector('meta[name="halftunes-token"]').content;
 const tracks = new Map();      // track id → item (catalog data + download state)
 let resultIds = [];            // ids in the current results, in order
 let libraryItems = [];
+let searched = false;           // whether the table shows a search (else the downloads in flight)
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -161,6 +162,14 @@ async function refreshLibrary() {
     const listing = await api("GET", "/api/downloads");
     libraryItems = listing.library;
     for (const item of [...listing.downloads, ...listing.library]) if (tracks.has(item.id)) merge(item);
+    // Before any search (a reload, a new tab), the downloads in flight fill the table, live.
+    if (!searched && listing.downloads.length) {
+      for (const item of listing.downloads) tracks.set(item.id, item);
+      resultIds = listing.downloads.map((item) => item.id);
+      const count = resultIds.length === 1 ? "1 download" : `${resultIds.length} downloads`;
+      $("#results-status").textContent = `${count} in progress.`;
+      renderResults();
+    }
     renderLibrary();
   } catch (error) {
     showError(error.message);
@@ -175,6 +184,7 @@ function play(item) {
 }
 
 async function search(term) {
+  searched = true;
   $("#results-status").textContent = `Searching for “${term}”…`;
   try {
     const { results } = await api("GET", `/api/search?term=${encodeURIComponent(term)}&limit=50`);
