@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// What a failed request means for a transfer: a reason in words, and whether trying again helps.
@@ -21,6 +22,9 @@ enum NetworkFailure {
             default:
                 return ("\(error)", false)
             }
+        }
+        if error is HTTPParserError {
+            return ("the server closed the connection before the body was complete", false)
         }
         if let error = error as? NIOConnectionError {
             let detail = error.connectionErrors.first.map { describe($0.error) } ?? "the host name could not be resolved"

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// What a runner needs to know about one transfer.
 struct TransferJob: Sendable {
@@ -105,28 +106,71 @@ struct TransferRunner: Sendable {
 
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
         let onDisk = PartialFile.length(at: job.partialPath)
-        var request = HTTPClientRequest(url: job.url)
-        request.headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")
-        request.headers.add(name: "Accept-Encoding", value: "identity")
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")
+        headers.add(name: "Accept-Encoding", value: "identity")
         for header in RangeRequest.headers(bytesOnDisk: onDisk, validator: validator) {
-            request.headers.add(name: header.name, value: header.value)
+            headers.add(name: header.name, value: header.value)
         }
-        let requestedOffset = RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator)
-
-        let response: HTTPClientResponse
+        let request: HTTPClient.Request
         do {
-            response = try await client.execute(request, deadline: .distantFuture, logger: logger)
+            request = try HTTPClient.Request(url: job.url, method: .GET, headers: headers)
         } catch {
             return failure(error, job: job, validator: nil)
         }
-        let headers = response.headers
-        let head = ResponseDecision.Head(
-            status: Int(response.status.code),
-            contentRange: headers.first(name: "Content-Range"),
-            contentLength: headers.first(name: "Content-Length").flatMap { Int64($0) },
-            etag: headers.first(name: "ETag"),
-            retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
-        switch ResponseDecision.decide(head, requestedOffset: requestedOffset, bytesOnDisk: onDisk, validator: validator) {
+        // Progress leaves the event loop through a stream that keeps only the newest value.
+        let (progress, progressFeed) = AsyncStream<(received: Int64, expected: Int64?)>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let forwarder = Task {
+            for await update in progress { await report.progress(update.received, update.expected) }
+        }
+        let writer = BodyWriter(
+            job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
+            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes,
+            progressInterval: progressInterval, time: time, report: report, progress: progressFeed)
+        let task = client.execute(request: request, delegate: writer, deadline: nil, logger: logger)
+        let outcome: Result<Int64, any Error>
+        do {
+            let received = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            outcome = .success(received)
+        } catch {
+            outcome = .failure(error)
+        }
+        progressFeed.finish()
+        await forwarder.value
+        // Everything below runs after the event loop is done with the writer.
+        writer.file?.close()
+        let received = writer.received
+        if writer.file != nil, received > writer.startOffset || outcome.isSuccess {
+            await report.progress(received, writer.expected)
+        }
+        switch outcome {
+        case .failure(BodyWriter.Stop.decided(let decision)):
+            return await act(on: decision, job: job)
+        case .failure(BodyWriter.Stop.tooLong(let expected)):
+            return .restart("the server sent more than the \(expected) bytes it announced")
+        case .failure(let error as TransferError):
+            return .failed(error)
+        case .failure(let error):
+            if Task.isCancelled { return .stopped }
+            return failure(error, job: job, validator: writer.writtenValidator)
+        case .success:
+            if let expected = writer.expected, received < expected {
+                return .transient(
+                    reason: "the body ended after \(received) of \(expected) bytes", retryAfter: nil,
+                    validator: writer.writtenValidator)
+            }
+            return finish(job, length: received)
+        }
+    }
+
+    /// What to do when the head says not to write the body.
+    private func act(on decision: ResponseDecision, job: TransferJob) async -> AttemptResult {
+        switch decision {
         case .fail(let status):
             return .failed(.httpStatus(status, url: job.url))
         case .retry(let reason, let retryAfter):
@@ -134,78 +178,20 @@ struct TransferRunner: Sendable {
         case .restart(let reason):
             return .restart(reason)
         case .alreadyComplete(let total):
-            do {
-                try PartialFile(path: job.partialPath, offset: total).finish(at: job.destinationPath)
-            } catch {
-                return .failed(error)
-            }
-            return .completed(total)
-        case .write(let offset, let expected):
-            let responseValidator = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
-            // A 206 may omit validators; then the ones that earned it still describe the bytes.
-            let current = head.status == 206 && responseValidator.ifRange == nil ? validator : responseValidator
-            return await receive(
-                response, job: job, offset: offset, expected: expected, validator: current,
-                contentType: headers.first(name: "Content-Type"), report: report)
+            return finish(job, length: total)
+        case .write:
+            return .restart("unexpected decision")
         }
     }
 
-    private func receive(
-        _ response: HTTPClientResponse, job: TransferJob, offset: Int64, expected: Int64?, validator: Validator,
-        contentType: String?, report: TransferReporter
-    ) async -> AttemptResult {
-        let file: PartialFile
-        do { file = try PartialFile(path: job.partialPath, offset: offset) } catch { return .failed(error) }
-        await report.checkpoint(
-            Checkpoint(validator: validator, expectedBytes: expected, receivedBytes: offset, contentType: contentType))
-        var received = offset
-        var unsynced: Int64 = 0
-        var lastReport = time.now()
-        var reported: Int64 = -1
-        func reportFinal() async {
-            if received != reported { await report.progress(received, expected) }
-        }
-        do {
-            for try await buffer in response.body {
-                try file.write(buffer)
-                received += Int64(buffer.readableBytes)
-                unsynced += Int64(buffer.readableBytes)
-                if let expected, received > expected {
-                    file.close()
-                    return .restart("the server sent more than the \(expected) bytes it announced")
-                }
-                if unsynced >= checkpointBytes {
-                    try file.sync()
-                    unsynced = 0
-                    await report.checkpoint(
-                        Checkpoint(validator: validator, expectedBytes: expected, receivedBytes: received,
-                                   durableBytes: received, contentType: contentType))
-                }
-                let now = time.now()
-                if now - lastReport >= progressInterval {
-                    lastReport = now
-                    reported = received
-                    await report.progress(received, expected)
-                }
-            }
-        } catch let error as TransferError {
-            file.close()
-            await reportFinal()
-            return .failed(error)
+    /// Flushes the partial file at `length` bytes and renames it into place.
+    private func finish(_ job: TransferJob, length: Int64) -> AttemptResult {
+        do throws(TransferError) {
+            try PartialFile(path: job.partialPath, offset: length).finish(at: job.destinationPath)
         } catch {
-            file.close()
-            await reportFinal()
-            if Task.isCancelled { return .stopped }
-            return failure(error, job: job, validator: validator)
+            return .failed(error)
         }
-        await reportFinal()
-        if let expected, received < expected {
-            file.close()
-            return .transient(
-                reason: "the body ended after \(received) of \(expected) bytes", retryAfter: nil, validator: validator)
-        }
-        do { try file.finish(at: job.destinationPath) } catch { return .failed(error) }
-        return .completed(received)
+        return .completed(length)
     }
 
     private func failure(_ error: any Error, job: TransferJob, validator: Validator?) -> AttemptResult {
@@ -213,5 +199,12 @@ struct TransferRunner: Sendable {
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
         if permanent { return .failed(TransferError(.invalidURL, reason, permanent: true)) }
         return .transient(reason: reason, retryAfter: nil, validator: validator)
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
     }
 }

@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// Receives one response on the event loop and writes its body straight into the partial file.
+///
+/// Writing where the bytes arrive, instead of handing each buffer to a task on another thread,
+/// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal still hears
+/// of the response (its validator) before the first body byte reaches the disk: the head's future
+/// completes only once that checkpoint is written, and AHC reads no body until then.
+///
+/// All state is touched on the request's event loop only.
+final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = Int64
+
+    /// Why the writer stopped the response early.
+    enum Stop: Error {
+        /// The head says the body is not to be written (see the decision).
+        case decided(ResponseDecision)
+        /// The server sent more than it announced.
+        case tooLong(expected: Int64)
+    }
+
+    let job: TransferJob
+    let requestedOffset: Int64
+    let bytesOnDisk: Int64
+    let validator: Validator
+    let checkpointBytes: Int64
+    let progressInterval: Duration
+    let time: Timekeeper
+    let report: TransferReporter
+    let progress: AsyncStream<(received: Int64, expected: Int64?)>.Continuation
+
+    private(set) var received: Int64 = 0
+    private(set) var expected: Int64?
+    private(set) var writtenValidator: Validator?
+    private(set) var startOffset: Int64 = 0
+    private(set) var file: PartialFile?
+    private var unsynced: Int64 = 0
+    private var lastReport: Duration = .zero
+
+    init(
+        job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
+        progressInterval: Duration, time: Timekeeper, report: TransferReporter,
+        progress: AsyncStream<(received: Int64, expected: Int64?)>.Continuation
+    ) {
+        self.job = job
+        self.requestedOffset = requestedOffset
+        self.bytesOnDisk = bytesOnDisk
+        self.validator = validator
+        self.checkpointBytes = checkpointBytes
+        self.progressInterval = progressInterval
+        self.time = time
+        self.report = report
+        self.progress = progress
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Int64>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let headers = head.headers
+        let summary = ResponseDecision.Head(
+            status: Int(head.status.code),
+            contentRange: headers.first(name: "Content-Range"),
+            contentLength: headers.first(name: "Content-Length").flatMap { Int64($0) },
+            etag: headers.first(name: "ETag"),
+            retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
+        let decision = ResponseDecision.decide(
+            summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator)
+        guard case .write(let offset, let total) = decision else {
+            return task.eventLoop.makeFailedFuture(Stop.decided(decision))
+        }
+        let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
+        // A 206 may omit validators; then the ones that earned it still describe the bytes.
+        let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
+        do {
+            file = try PartialFile(path: job.partialPath, offset: offset)
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+        received = offset
+        startOffset = offset
+        expected = total
+        writtenValidator = current
+        lastReport = time.now()
+        let checkpoint = Checkpoint(
+            validator: current, expectedBytes: total, receivedBytes: offset,
+            contentType: headers.first(name: "Content-Type"))
+        return journal(checkpoint, on: task.eventLoop)
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Int64>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let file else { return task.eventLoop.makeSucceededVoidFuture() }
+        do {
+            try file.write(buffer)
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+        received += Int64(buffer.readableBytes)
+        unsynced += Int64(buffer.readableBytes)
+        if let expected, received > expected {
+            return task.eventLoop.makeFailedFuture(Stop.tooLong(expected: expected))
+        }
+        let now = time.now()
+        if now - lastReport >= progressInterval {
+            lastReport = now
+            progress.yield((received, expected))
+        }
+        if unsynced >= checkpointBytes {
+            unsynced = 0
+            do { try file.sync() } catch { return task.eventLoop.makeFailedFuture(error) }
+            return journal(
+                Checkpoint(
+                    validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: received,
+                    durableBytes: received, contentType: nil),
+                on: task.eventLoop)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 { received }
+
+    /// A future that completes once the session has journaled `checkpoint`.
+    private func journal(_ checkpoint: Checkpoint, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let report = report
+        promise.completeWithTask { await report.checkpoint(checkpoint) }
+        return promise.futureResult
+    }
+}
