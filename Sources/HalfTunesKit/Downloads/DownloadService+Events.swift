@@ -1,6 +1,5 @@
 import Foundation
 import ITunesSearch
-import Synchronization
 import Transfers
 
 extension DownloadService {
@@ -55,28 +54,5 @@ extension DownloadService {
         tracksByTransfer[id] = nil
         hub.emit(.stateChanged(trackID: track.id, state: .downloaded))
         hub.emit(.completed(trackID: track.id, file: final))
-    }
-}
-
-/// Hands every app event to every subscriber.
-final class DownloadEventHub: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<DownloadEvent>.Continuation]>([:])
-
-    func subscribe() -> AsyncStream<DownloadEvent> {
-        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream()
-        let key = UUID()
-        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.removeValue(forKey: key) } }
-        subscribers.withLock { $0[key] = continuation }
-        return stream
-    }
-
-    func emit(_ event: DownloadEvent) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
-    }
-
-    func finish() {
-        for continuation in subscribers.withLock({ subscribers in defer { subscribers = [:] }; return Array(subscribers.values) }) {
-            continuation.finish()
-        }
     }
 }

@@ -13,7 +13,7 @@ public actor DownloadService {
     public nonisolated let home: HalfTunesHome
     let session: TransferSession
     let library: LibraryStore
-    let hub = DownloadEventHub()
+    let hub = EventHub<DownloadEvent>()
     let logger: Logger
     /// Which transfer downloads which track.
     var transfersByTrack: [Int: TransferID] = [:]

@@ -28,7 +28,7 @@ public actor TransferSession {
     let client: HTTPClient
     let runner: TransferRunner
     let scheduler: Scheduler
-    let hub = EventHub()
+    let hub = EventHub<TransferEvent>()
     let logger: Logger
 
     var records: [TransferID: TransferRecord] = [:]

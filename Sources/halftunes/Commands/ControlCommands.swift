@@ -11,19 +11,9 @@ struct PauseCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            if let server = homeOptions.runningServer {
-                _ = try await server.status(.POST, "/api/downloads/\(id)/pause")
-                Terminal.write("Paused \(id).\n")
-                return
-            }
-            let service = try await homeOptions.openService(downloading: false)
-            do {
-                try await service.pause(trackID: id)
-            } catch {
-                await service.close()
-                throw error
-            }
-            await service.close()
+            try await homeOptions.act(
+                remote: { _ = try await $0.status(.POST, "/api/downloads/\(id)/pause") },
+                local: { try await $0.pause(trackID: id) })
             Terminal.write("Paused \(id).\n")
         }
     }
@@ -39,19 +29,9 @@ struct CancelCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            if let server = homeOptions.runningServer {
-                try await server.send(.DELETE, "/api/downloads/\(id)")
-                Terminal.write("Cancelled \(id).\n")
-                return
-            }
-            let service = try await homeOptions.openService(downloading: false)
-            do {
-                try await service.cancel(trackID: id)
-            } catch {
-                await service.close()
-                throw error
-            }
-            await service.close()
+            try await homeOptions.act(
+                remote: { try await $0.send(.DELETE, "/api/downloads/\(id)") },
+                local: { try await $0.cancel(trackID: id) })
             Terminal.write("Cancelled \(id).\n")
         }
     }

@@ -15,18 +15,16 @@ struct DemoCatalogCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port = 8081
 
-    @Option(name: .long, help: "Serve previews at most this many bytes per second, to watch progress as on a slow network.")
-    var throttle: Int?
+    @OptionGroup var throttle: ThrottleOption
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        if let throttle, throttle < 1000 { throw ValidationError("--throttle must be at least 1000 bytes per second") }
     }
 
     func run() async throws {
         Terminal.bootstrapLogging()
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
-        if let throttle { catalog.setFaults(PreviewFaults(bytesPerSecond: throttle)) }
+        throttle.apply(to: catalog)
         try await reportingFailures {
             try await catalog.application(host: host, port: port) { url in
                 Terminal.write("DemoCatalog at \(url)\nTry: halftunes search love --catalog \(url)\n")

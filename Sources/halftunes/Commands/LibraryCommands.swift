@@ -40,16 +40,9 @@ struct RemoveCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            if let server = homeOptions.runningServer {
-                try await server.send(.DELETE, "/api/library/\(id)")
-            } else {
-                let service = try await homeOptions.openService(downloading: false)
-                do { try await service.remove(trackID: id) } catch {
-                    await service.close()
-                    throw error
-                }
-                await service.close()
-            }
+            try await homeOptions.act(
+                remote: { try await $0.send(.DELETE, "/api/library/\(id)") },
+                local: { try await $0.remove(trackID: id) })
             Terminal.write("Removed \(id) from the library.\n")
         }
     }

@@ -38,19 +38,17 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Port for the web app (0 picks a free one).")
     var port = 8080
-    @Option(name: .long, help: "Serve previews at most this many bytes per second, to watch progress as on a slow network.")
-    var throttle: Int?
+    @OptionGroup var throttle: ThrottleOption
     @OptionGroup var homeOptions: HomeOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        if let throttle, throttle < 1000 { throw ValidationError("--throttle must be at least 1000 bytes per second") }
     }
 
     func run() async throws {
         Terminal.bootstrapLogging()
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
-        if let throttle { catalog.setFaults(PreviewFaults(bytesPerSecond: throttle)) }
+        throttle.apply(to: catalog)
         let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
         let demo = catalog.application(port: 0) { url in
             readyContinuation.yield(url)

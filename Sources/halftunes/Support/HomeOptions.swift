@@ -25,4 +25,18 @@ struct HomeOptions: ParsableArguments {
         return try await DownloadService.open(
             home: resolved, configuration: configuration, logger: Logger(label: "halftunes.downloads"))
     }
+
+    /// Acts on the downloads: through the running server's API if there is one (`remote`), else
+    /// on the session opened (not downloading) for the time of `local`, closed whatever happens.
+    func act(remote: (ServerClient) async throws -> Void, local: (DownloadService) async throws -> Void) async throws {
+        if let server = runningServer { return try await remote(server) }
+        let service = try await openService(downloading: false)
+        do {
+            try await local(service)
+        } catch {
+            await service.close()
+            throw error
+        }
+        await service.close()
+    }
 }
