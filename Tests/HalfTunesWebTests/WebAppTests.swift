@@ -63,9 +63,9 @@ struct WebAppTests {
         }
     }
 
-    @Test("search merges each result with its download state")
+    @Test("search merges each result with its download state; the library file is served with ranges")
     func search() async throws {
-        try await withWebApp { url, web, _, _ in
+        try await withWebApp { url, web, catalog, _ in
             let first = try await request(url, "/api/search?term=love")
             let results = try #require(first.json?["results"] as? [[String: Any]])
             #expect(results.count == 5)
@@ -80,6 +80,13 @@ struct WebAppTests {
                 if state != "downloaded" { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(state == "downloaded")
+
+            // The file is served by track id, with ranges, so the player can seek.
+            let preview = try #require(catalog.preview(for: 1001)).data
+            let part = try await request(url, "/library/1001", headers: [("Range", "bytes=100-199")])
+            #expect(part.status == 206)
+            #expect(part.body == preview[100..<200])
+            #expect(try await request(url, "/library/1001").body == preview)
         }
     }
 
