@@ -21,10 +21,13 @@ struct PlayCommand: AsyncParsableCommand {
             let process = Process()
             process.executableURL = player.executable
             process.arguments = player.arguments
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw Failure("\(player.executable.lastPathComponent) stopped with status \(process.terminationStatus)")
+            // Waiting through terminationHandler: waitUntilExit spins a run loop at full CPU on Linux.
+            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+            guard status == 0 else {
+                throw Failure("\(player.executable.lastPathComponent) stopped with status \(status)")
             }
         }
     }
