@@ -6,6 +6,14 @@ import NIOPosix
 
 /// What a failed request means for a transfer: a reason in words, and whether trying again helps.
 enum NetworkFailure {
+    /// The error a permanent failure becomes.
+    static func permanentError(_ error: any Error, reason: String) -> TransferError {
+        if let error = error as? HTTPClientError, error == .redirectLimitReached || error == .redirectCycleDetected {
+            return TransferError(.tooManyRedirects, reason, permanent: true)
+        }
+        return TransferError(.invalidURL, reason, permanent: true)
+    }
+
     static func classify(_ error: any Error, url: String, stallTimeout: Duration) -> (reason: String, permanent: Bool) {
         if let error = error as? HTTPClientError {
             switch error {

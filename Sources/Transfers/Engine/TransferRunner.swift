@@ -197,7 +197,7 @@ struct TransferRunner: Sendable {
     private func failure(_ error: any Error, job: TransferJob, validator: Validator?) -> AttemptResult {
         if Task.isCancelled || error is CancellationError { return .stopped }
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
-        if permanent { return .failed(TransferError(.invalidURL, reason, permanent: true)) }
+        if permanent { return .failed(NetworkFailure.permanentError(error, reason: reason)) }
         return .transient(reason: reason, retryAfter: nil, validator: validator)
     }
 }

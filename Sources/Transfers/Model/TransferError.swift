@@ -11,6 +11,8 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
 
         /// The URL cannot be fetched (malformed, or not http/https).
         public static let invalidURL = Code(rawValue: "invalidURL")
+        /// Too many redirects, or a redirect loop.
+        public static let tooManyRedirects = Code(rawValue: "tooManyRedirects")
         /// The server refused for good (404, 403, 410, other 4xx).
         public static let httpStatus = Code(rawValue: "httpStatus")
         /// The server kept failing (5xx, 429, 503) after every retry.
