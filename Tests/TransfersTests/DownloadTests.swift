@@ -248,39 +248,44 @@ struct DownloadTests {
     @Test("a stalled transfer (no data for the stall timeout) is retried and completes from where it stopped")
     func stall() async throws {
         let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let requests = RequestLog<String?>()
-        let release = Gate()
-        let router = Router()
-        router.get("/stall") { request, _ -> Response in
-            requests.append(request.headers[.range])
-            let first = requests.count == 1
-            let range = request.headers[.range].flatMap { Int($0.dropFirst(6).dropLast()) } ?? 0
-            var headers: HTTPFields = [.eTag: "\"stall\"", .contentLength: String(body.count - range)]
-            if range > 0 { headers[.contentRange] = "bytes \(range)-\(body.count - 1)/\(body.count)" }
-            return Response(
-                status: range > 0 ? .partialContent : .ok, headers: headers,
-                body: ResponseBody(contentLength: body.count - range) { writer in
-                    if first {
-                        try await writer.write(ByteBuffer(bytes: body.prefix(50_000)))
-                        await release.wait()  // and then nothing: the client must give up on this one
-                        throw CancellationError()
-                    }
-                    try await writer.write(ByteBuffer(bytes: body[range...]))
-                    try await writer.finish(nil)
-                })
-        }
-        try await withTestServer(router) { url in
-            defer { release.open() }
-            let configuration = TransferSessionConfiguration(retryPolicy: quickRetries, stallTimeout: .milliseconds(300))
-            try await withSession(configuration) { session, folder in
-                let destination = folder.appendingPathComponent("stall.bin")
-                let id = try await session.start(url: url.appendingPathComponent("stall"), destination: destination)
-                let done = try await session.wait(for: id)
-                #expect(done.state == .completed, "\(done.failure?.message ?? "")")
-                #expect(try contents(destination) == body)
-                #expect(requests.count == 2)
-                let resumedAt = try #require(requests.all.last.flatMap { $0 })
-                #expect(resumedAt.hasPrefix("bytes=") && resumedAt != "bytes=0-")
+        try await withTemporaryDirectory { folder in
+            let destination = folder.appendingPathComponent("stall.bin")
+            let requests = RequestLog<String?>()
+            let release = Gate()
+            let router = Router()
+            router.get("/stall") { request, _ -> Response in
+                requests.append(request.headers[.range])
+                let first = requests.count == 1
+                let range = request.headers[.range].flatMap { Int($0.dropFirst(6).dropLast()) } ?? 0
+                var headers: HTTPFields = [.eTag: "\"stall\"", .contentLength: String(body.count - range)]
+                if range > 0 { headers[.contentRange] = "bytes \(range)-\(body.count - 1)/\(body.count)" }
+                return Response(
+                    status: range > 0 ? .partialContent : .ok, headers: headers,
+                    body: ResponseBody(contentLength: body.count - range) { writer in
+                        if first {
+                            try await writer.write(ByteBuffer(bytes: body.prefix(50_000)))
+                            // Once those bytes are on the client's disk, send nothing more: a stall.
+                            while PartialFile.length(at: destination.path + ".part") < 50_000 {
+                                try await Task.sleep(for: .milliseconds(5))
+                            }
+                            await release.wait()
+                            throw CancellationError()
+                        }
+                        try await writer.write(ByteBuffer(bytes: body[range...]))
+                        try await writer.finish(nil)
+                    })
+            }
+            try await withTestServer(router) { url in
+                defer { release.open() }
+                // Long enough that a busy machine (the whole suite runs in parallel) never looks stalled.
+                let configuration = TransferSessionConfiguration(retryPolicy: quickRetries, stallTimeout: .seconds(2))
+                try await withSession(configuration, folder: folder) { session, _ in
+                    let id = try await session.start(url: url.appendingPathComponent("stall"), destination: destination)
+                    let done = try await session.wait(for: id)
+                    #expect(done.state == .completed, "\(done.failure?.message ?? "")")
+                    #expect(try contents(destination) == body)
+                    #expect(requests.all == [nil, "bytes=50000-"])
+                }
             }
         }
     }

@@ -5,9 +5,10 @@ import NIOHTTP1
 /// Receives one response on the event loop and writes its body straight into the partial file.
 ///
 /// Writing where the bytes arrive, instead of handing each buffer to a task on another thread,
-/// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal still hears
-/// of the response (its validator) before the first body byte reaches the disk: the head's future
-/// completes only once that checkpoint is written, and AHC reads no body until then.
+/// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal hears of the
+/// response (its validator) before the first body byte reaches the disk: the head's checkpoint is
+/// written synchronously here (one small SQLite update per response), so a crash can never leave
+/// bytes of one version journaled under another's validator.
 ///
 /// All state is touched on the request's event loop only.
 final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
@@ -28,8 +29,14 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     let checkpointBytes: Int64
     let progressInterval: Duration
     let time: Timekeeper
-    let report: TransferReporter
-    let progress: AsyncStream<(received: Int64, expected: Int64?)>.Continuation
+    let persist: @Sendable (Checkpoint) throws(TransferError) -> Void
+    let updates: AsyncStream<Update>.Continuation
+
+    /// What the writer tells the session as it goes.
+    enum Update: Sendable {
+        case progress(received: Int64, expected: Int64?)
+        case checkpoint(Checkpoint)
+    }
 
     private(set) var received: Int64 = 0
     private(set) var expected: Int64?
@@ -41,8 +48,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
-        progressInterval: Duration, time: Timekeeper, report: TransferReporter,
-        progress: AsyncStream<(received: Int64, expected: Int64?)>.Continuation
+        progressInterval: Duration, time: Timekeeper, persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
+        updates: AsyncStream<Update>.Continuation
     ) {
         self.job = job
         self.requestedOffset = requestedOffset
@@ -51,8 +58,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         self.checkpointBytes = checkpointBytes
         self.progressInterval = progressInterval
         self.time = time
-        self.report = report
-        self.progress = progress
+        self.persist = persist
+        self.updates = updates
     }
 
     func didReceiveHead(task: HTTPClient.Task<Int64>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -102,7 +109,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let now = time.now()
         if now - lastReport >= progressInterval {
             lastReport = now
-            progress.yield((received, expected))
+            updates.yield(.progress(received: received, expected: expected))
         }
         if unsynced >= checkpointBytes {
             unsynced = 0
@@ -118,11 +125,14 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 { received }
 
-    /// A future that completes once the session has journaled `checkpoint`.
+    /// Journals `checkpoint` now, then lets the session's view catch up.
     private func journal(_ checkpoint: Checkpoint, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        let report = report
-        promise.completeWithTask { await report.checkpoint(checkpoint) }
-        return promise.futureResult
+        do throws(TransferError) {
+            try persist(checkpoint)
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        updates.yield(.checkpoint(checkpoint))
+        return eventLoop.makeSucceededVoidFuture()
     }
 }

@@ -26,6 +26,9 @@ struct Checkpoint: Sendable {
 /// How a runner reports to its session.
 struct TransferReporter: Sendable {
     var progress: @Sendable (_ received: Int64, _ expected: Int64?) async -> Void
+    /// Writes a checkpoint to the journal at once (called on the event loop).
+    var persist: @Sendable (Checkpoint) throws(TransferError) -> Void
+    /// Tells the session's in-memory view about a checkpoint already persisted.
     var checkpoint: @Sendable (Checkpoint) async -> Void
     var retrying: @Sendable (_ reason: String, _ delay: Duration) async -> Void
 }
@@ -112,22 +115,29 @@ struct TransferRunner: Sendable {
         for header in RangeRequest.headers(bytesOnDisk: onDisk, validator: validator) {
             headers.add(name: header.name, value: header.value)
         }
+        logger.debug(
+            "requesting",
+            metadata: ["transfer": "\(job.id)", "onDisk": "\(onDisk)", "ifRange": "\(validator.ifRange ?? "none")"])
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: job.url, method: .GET, headers: headers)
         } catch {
             return failure(error, job: job, validator: nil)
         }
-        // Progress leaves the event loop through a stream that keeps only the newest value.
-        let (progress, progressFeed) = AsyncStream<(received: Int64, expected: Int64?)>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
+        // Progress and checkpoints leave the event loop through one stream, in order.
+        let (updates, updateFeed) = AsyncStream<BodyWriter.Update>.makeStream()
         let forwarder = Task {
-            for await update in progress { await report.progress(update.received, update.expected) }
+            for await update in updates {
+                switch update {
+                case .progress(let received, let expected): await report.progress(received, expected)
+                case .checkpoint(let checkpoint): await report.checkpoint(checkpoint)
+                }
+            }
         }
         let writer = BodyWriter(
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes,
-            progressInterval: progressInterval, time: time, report: report, progress: progressFeed)
+            progressInterval: progressInterval, time: time, persist: report.persist, updates: updateFeed)
         let task = client.execute(request: request, delegate: writer, deadline: nil, logger: logger)
         let outcome: Result<Int64, any Error>
         do {
@@ -140,7 +150,7 @@ struct TransferRunner: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        progressFeed.finish()
+        updateFeed.finish()
         await forwarder.value
         // Everything below runs after the event loop is done with the writer.
         writer.file?.close()

@@ -67,6 +67,25 @@ final class TransferJournal: Sendable {
         try write { db in try record.save(db) }
     }
 
+    /// Records what a response told about a transfer (its validator, length, bytes so far), at once,
+    /// from any thread: the engine calls it before the first byte of a body reaches the disk.
+    func recordCheckpoint(_ id: TransferID, _ checkpoint: Checkpoint) throws(TransferError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE transfer SET etag = ?, lastModified = ?, expectedBytes = ?, receivedBytes = ?,
+                        durableBytes = COALESCE(?, MIN(durableBytes, ?)), contentType = COALESCE(?, contentType),
+                        updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
+                    checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
+                    Date(), id.rawValue,
+                ])
+        }
+    }
+
     /// Removes a transfer.
     func delete(_ id: TransferID) throws(TransferError) {
         try write { db in _ = try TransferRecord.deleteOne(db, key: id.rawValue) }

@@ -21,8 +21,10 @@ extension TransferSession {
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
             validator: record.validator)
+        let journal = journal
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
+            persist: { checkpoint throws(TransferError) in try journal.recordCheckpoint(id, checkpoint) },
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) })
         let runner = runner
@@ -53,10 +55,8 @@ extension TransferSession {
             // A new body begins at receivedBytes: nothing past it is durable any more.
             record.durableBytes = min(record.durableBytes, checkpoint.receivedBytes)
         }
+        // The engine has journaled it already (synchronously, before writing any byte).
         records[id] = record
-        do { try journal.save(record) } catch {
-            logger.error("cannot journal progress", metadata: ["transfer": "\(id)", "error": "\(error)"])
-        }
     }
 
     private func willRetry(_ id: TransferID, reason: String, delay: Duration) {
