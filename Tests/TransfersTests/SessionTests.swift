@@ -158,3 +158,25 @@ struct SessionTests {
         }
     }
 }
+
+@Suite("Damaged journal")
+struct DamagedJournalTests {
+    @Test("a journal that is not SQLite is refused with a clear error, not a crash", arguments: [
+        Data("this is not a database".utf8), Data(repeating: 0xFF, count: 8192), Data("SQLite format 3\u{0}".utf8) + Data(repeating: 7, count: 4000),
+    ])
+    func garbage(contents: Data) async throws {
+        try await withTemporaryDirectory { folder in
+            try contents.write(to: folder.appendingPathComponent("s.journal.sqlite"))
+            await #expect {
+                try await TransferSession.open(identifier: "s", directory: folder, logger: quietLogger("t"))
+            } throws: { error in
+                guard let error = error as? TransferError else { return false }
+                return error.code == .journal && error.message.contains("cannot open the transfer journal")
+            }
+            // The lock was released: a repaired journal opens.
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("s.journal.sqlite"))
+            let session = try await TransferSession.open(identifier: "s", directory: folder, logger: quietLogger("t"))
+            await session.close()
+        }
+    }
+}
