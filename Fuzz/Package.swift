@@ -1,0 +1,15 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// libFuzzer targets for the parsers that read what servers send. The sources are the project's own
+// files (symbolic links), compiled alone so the fuzzer instruments only them.
+// Build: swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+// Run:   scripts/fuzz
+let package = Package(
+    name: "HalfTunesFuzz",
+    targets: [
+        .executableTarget(name: "FuzzCatalogDecoder"),
+        .executableTarget(name: "FuzzRanges"),
+    ],
+    swiftLanguageModes: [.v6]
+)

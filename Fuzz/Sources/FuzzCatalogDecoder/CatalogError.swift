@@ -1,0 +1,1 @@
+../../../Sources/ITunesSearch/Errors/CatalogError.swift

@@ -1,0 +1,1 @@
+../../../Sources/DemoCatalog/HTTP/RangeDecision.swift

@@ -1,0 +1,1 @@
+../../../Sources/Transfers/Protocol/ResponseDecision.swift

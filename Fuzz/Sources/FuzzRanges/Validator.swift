@@ -1,0 +1,1 @@
+../../../Sources/Transfers/Model/Validator.swift
