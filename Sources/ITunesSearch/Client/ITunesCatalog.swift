@@ -119,7 +119,16 @@ public actor ITunesCatalog {
         let data = Data(body.readableBytesView)
         switch status {
         case 200..<300:
-            let tracks = try SearchResponse.decodeTracks(from: data)
+            let catalogHost = configuration.baseURL.host ?? ""
+            let tracks = try SearchResponse.decodeTracks(from: data).map { track in
+                var track = track
+                if let url = track.previewURL, !PreviewPolicy.allows(url, catalogHost: catalogHost) {
+                    logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
+                    track.previewURL = nil
+                }
+                if let url = track.artworkURL, !PreviewPolicy.allows(url, catalogHost: catalogHost) { track.artworkURL = nil }
+                return track
+            }
             cache.insert(tracks, for: url, at: time.now())
             return tracks
         case 403, 429:
