@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        .executableTarget(name: "urlsession-bench"),
         .executableTarget(
             name: "transfer-bench",
             dependencies: [

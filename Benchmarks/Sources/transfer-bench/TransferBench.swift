@@ -13,6 +13,13 @@ struct TransferBench {
             concurrency = Int(arguments[index + 1]) ?? 4
             arguments.removeSubrange(index...(index + 1))
         }
+        // --pause-at F: pause the (first) download once a fraction F has arrived, then resume it;
+        // prints the bytes on disk at the pause, so the re-fetch can be counted from the server log.
+        var pauseAt: Double?
+        if let index = arguments.firstIndex(of: "--pause-at"), index + 1 < arguments.count {
+            pauseAt = Double(arguments[index + 1])
+            arguments.removeSubrange(index...(index + 1))
+        }
         guard arguments.count == 2 else {
             FileHandle.standardError.write(Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N]\n".utf8))
             exit(2)
@@ -27,11 +34,28 @@ struct TransferBench {
             identifier: "bench", directory: state,
             configuration: TransferSessionConfiguration(maxConcurrentTransfers: concurrency, maxTransfersPerHost: concurrency),
             logger: logger)
+        let events = session.events()
         let started = ContinuousClock.now
         var ids: [TransferID] = []
+        // After a kill -9, the session resumes what it had: wait for those instead of starting again.
+        let unfinished = Dictionary(
+            await session.transfers().filter { !$0.state.isFinal }.map { ($0.destination.path, $0.id) }, uniquingKeysWith: { a, _ in a })
         for (index, url) in urls.enumerated() {
-            let name = "\(index)-\(url.lastPathComponent)"
-            ids.append(try await session.start(url: url, destination: output.appendingPathComponent(name)))
+            let destination = output.appendingPathComponent("\(index)-\(url.lastPathComponent)")
+            if let id = unfinished[destination.path] {
+                ids.append(id)
+            } else {
+                ids.append(try await session.start(url: url, destination: destination))
+            }
+        }
+        var pausedWith: Int64 = -1
+        if let pauseAt, let first = ids.first {
+            for await event in events {
+                if case .progress(first, let received, let expected?) = event, Double(received) >= pauseAt * Double(expected) { break }
+                if case .completed(first, _) = event { break }
+            }
+            pausedWith = try await session.pause(first).bytesOnDisk
+            try await session.resume(first)
         }
         var bytes: Int64 = 0
         var failed = 0
@@ -47,7 +71,7 @@ struct TransferBench {
         let elapsed = ContinuousClock.now - started
         await session.close()
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS())}"#)
+        print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":\#(pausedWith)}"#)
     }
 
     /// The process's peak resident set (VmHWM), in KiB.
