@@ -10,9 +10,17 @@ let package = Package(
         .package(name: "HalfTunes", path: ".."),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
     ],
     targets: [
         .executableTarget(name: "urlsession-bench"),
+        .executableTarget(
+            name: "decode-bench",
+            dependencies: [
+                .product(name: "ITunesSearch", package: "HalfTunes"),
+                .product(name: "Benchmark", package: "swift-benchmark"),
+            ]
+        ),
         .executableTarget(
             name: "transfer-bench",
             dependencies: [
