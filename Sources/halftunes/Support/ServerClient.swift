@@ -32,12 +32,12 @@ struct ServerClient: Sendable {
 
     /// Sends a request answered by one track's status.
     func status(_ method: HTTPMethod, _ path: String) async throws -> DownloadStatus {
-        try JSONDecoder().decode(RemoteItem.self, from: try await send(method, path)).status
+        try JSONDecoder().decode(TrackItem.self, from: try await send(method, path)).status
     }
 
     /// Downloads in flight and the library.
     func listing() async throws -> (downloads: [DownloadStatus], library: [DownloadStatus]) {
-        let listing = try JSONDecoder().decode([String: [RemoteItem]].self, from: try await send(.GET, "/api/downloads"))
+        let listing = try JSONDecoder().decode([String: [TrackItem]].self, from: try await send(.GET, "/api/downloads"))
         return ((listing["downloads"] ?? []).map(\.status), (listing["library"] ?? []).map(\.status))
     }
 
@@ -68,7 +68,7 @@ struct ServerClient: Sendable {
                         let block = pending[..<end.lowerBound]
                         pending.removeSubrange(..<end.upperBound)
                         for line in block.split(separator: "\n") where line.hasPrefix("data: ") {
-                            if let event = try? JSONDecoder().decode(RemoteEvent.self, from: Data(line.dropFirst(6).utf8)).event {
+                            if let event = try? JSONDecoder().decode(EventItem.self, from: Data(line.dropFirst(6).utf8)).event {
                                 continuation.yield(event)
                             }
                         }
@@ -78,51 +78,5 @@ struct ServerClient: Sendable {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
-    }
-}
-
-/// A track as the server's API describes it.
-private struct RemoteItem: Decodable {
-    var id: Int
-    var name: String
-    var artist: String
-    var album: String?
-    var artworkURL: URL?
-    var durationMs: Int?
-    var state: String
-    var receivedBytes: Int64
-    var expectedBytes: Int64?
-    var failure: String?
-    var file: String?
-
-    var status: DownloadStatus {
-        DownloadStatus(
-            track: Track(id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs),
-            state: DownloadState(rawValue: state) ?? .queued, receivedBytes: receivedBytes, expectedBytes: expectedBytes,
-            failure: failure, file: file.map { URL(fileURLWithPath: $0) })
-    }
-}
-
-/// One event from the server's stream.
-private struct RemoteEvent: Decodable {
-    var type: String
-    var id: Int
-    var state: String?
-    var receivedBytes: Int64?
-    var expectedBytes: Int64?
-    var reason: String?
-    var file: String?
-
-    var event: DownloadEvent? {
-        if type == "progress" { return .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes) }
-        switch state {
-        case "downloaded":
-            guard let file else { return .stateChanged(trackID: id, state: .downloaded) }
-            return .completed(trackID: id, file: URL(fileURLWithPath: file))
-        case "failed": return .failed(trackID: id, reason: reason ?? "unknown error")
-        case "none": return .removed(trackID: id)
-        case let state?: return DownloadState(rawValue: state).map { .stateChanged(trackID: id, state: $0) }
-        case nil: return nil
-        }
     }
 }
