@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Receives one response on the event loop and writes its body straight into the partial file.
 ///
@@ -9,6 +10,12 @@ import NIOHTTP1
 /// response (its validator) before the first body byte reaches the disk: the head's checkpoint is
 /// written synchronously here (one small SQLite update per response), so a crash can never leave
 /// bytes of one version journaled under another's validator.
+///
+/// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on
+/// the event loop: the socket keeps being read while the device catches up, and the checkpoint
+/// that records the flushed length is journaled once the flush has returned. One flush at a time;
+/// a failed one fails the response (after a failed fsync the kernel may have dropped the pages,
+/// so nothing written before it can be trusted to be on the device).
 ///
 /// All state is touched on the request's event loop only.
 final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
@@ -45,6 +52,11 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private(set) var file: PartialFile?
     private var unsynced: Int64 = 0
     private var lastReport: Duration = .zero
+    private var eventLoop: (any EventLoop)?
+    /// The flush running off the event loop, if any.
+    private var flushing: EventLoopFuture<Void>?
+    /// Why a flush failed, if one did.
+    private var flushFailure: TransferError?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
@@ -88,6 +100,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         expected = total
         writtenValidator = current
         lastReport = time.now()
+        eventLoop = task.eventLoop
         let checkpoint = Checkpoint(
             validator: current, expectedBytes: total, receivedBytes: offset,
             contentType: headers.first(name: "Content-Type"))
@@ -96,6 +109,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Int64>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let file else { return task.eventLoop.makeSucceededVoidFuture() }
+        if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
         do {
             try file.write(buffer)
         } catch {
@@ -111,19 +125,41 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             lastReport = now
             updates.yield(.progress(received: received, expected: expected))
         }
-        if unsynced >= checkpointBytes {
+        if unsynced >= checkpointBytes, flushing == nil {
             unsynced = 0
-            do { try file.sync() } catch { return task.eventLoop.makeFailedFuture(error) }
-            return journal(
-                Checkpoint(
-                    validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: received,
-                    durableBytes: received, contentType: nil),
-                on: task.eventLoop)
+            flush(file, upTo: received, on: task.eventLoop)
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 { received }
+
+    /// Waits for the flush still running, if any (the file must stay open until then), and
+    /// returns why a flush failed, if one did. Call once the response is over.
+    func settle() async -> TransferError? {
+        guard let eventLoop else { return nil }
+        let pending = try? await eventLoop.submit { self.flushing }.get()
+        _ = try? await pending?.get()
+        return try? await eventLoop.submit { self.flushFailure }.get()
+    }
+
+    /// Flushes the first `length` bytes on a blocking-pool thread, then journals them as durable.
+    private func flush(_ file: PartialFile, upTo length: Int64, on loop: any EventLoop) {
+        let checkpoint = Checkpoint(
+            validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: length,
+            durableBytes: length, contentType: nil)
+        let (descriptor, path) = (file.descriptor, file.path)
+        flushing = NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
+            try PartialFile.sync(descriptor: descriptor, path: path)
+        }
+        .flatMap { self.journal(checkpoint, on: loop) }
+        .always { result in
+            self.flushing = nil
+            if case .failure(let error) = result {
+                self.flushFailure = error as? TransferError ?? TransferError(.fileSystem, "cannot flush \(path): \(error)", permanent: false)
+            }
+        }
+    }
 
     /// Journals `checkpoint` now, then lets the session's view catch up.
     private func journal(_ checkpoint: Checkpoint, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {

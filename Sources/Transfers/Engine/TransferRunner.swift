@@ -150,14 +150,16 @@ struct TransferRunner: Sendable {
         } catch {
             outcome = .failure(error)
         }
+        let flushFailure = await writer.settle()
         updateFeed.finish()
         await forwarder.value
-        // Everything below runs after the event loop is done with the writer.
+        // Everything below runs after the event loop (and the flush) are done with the writer.
         writer.file?.close()
         let received = writer.received
         if writer.file != nil, received > writer.startOffset || outcome.isSuccess {
             await report.progress(received, writer.expected)
         }
+        if let flushFailure, !Task.isCancelled { return .failed(flushFailure) }
         switch outcome {
         case .failure(BodyWriter.Stop.decided(let decision)):
             return await act(on: decision, job: job)
