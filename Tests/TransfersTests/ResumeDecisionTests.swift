@@ -86,7 +86,13 @@ struct ResumeDecisionTests {
         #expect(ContentRange("bytes 5-9/*")?.total == nil)
         #expect(ContentRange("bytes */77")?.range == nil)
         #expect(ContentRange("bytes */77")?.total == 77)
-        for bad in ["bytes 9-5/100", "bytes 0-100/100", "items 0-1/2", "bytes */*", "bytes 1-2", "bytes -1-2/5", "bytes 0-1/x", ""] {
+        #expect(ContentRange("  Bytes  10-19/20 ")?.range == 10...19, "the unit in any case, spaces around")
+        #expect(ContentRange("bytes 0-999999999999999998/999999999999999999")?.total == 999_999_999_999_999_999)
+        let bad = [
+            "bytes 9-5/100", "bytes 0-100/100", "items 0-1/2", "bytes */*", "bytes 1-2", "bytes -1-2/5", "bytes 0-1/x", "",
+            "bytes ", "bytes", "bytes 0-1/1000000000000000000", "bytes ０-1/2", "bytes 0-1/2x", "bytes 0--1/2",
+        ]
+        for bad in bad {
             #expect(ContentRange(bad) == nil, "\(bad) should not parse")
         }
     }
