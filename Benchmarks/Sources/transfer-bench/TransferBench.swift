@@ -20,8 +20,15 @@ struct TransferBench {
             pauseAt = Double(arguments[index + 1])
             arguments.removeSubrange(index...(index + 1))
         }
+        // --no-flush: Durability.processCrash (no fsync), the durability curl and aria2c give.
+        var durability = Durability.powerLoss
+        if let index = arguments.firstIndex(of: "--no-flush") {
+            durability = .processCrash
+            arguments.remove(at: index)
+        }
         guard arguments.count == 2 else {
-            FileHandle.standardError.write(Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush]\n".utf8))
             exit(2)
         }
         let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
@@ -32,7 +39,8 @@ struct TransferBench {
         let state = output.appendingPathComponent(".bench-session")
         let session = try await TransferSession.open(
             identifier: "bench", directory: state,
-            configuration: TransferSessionConfiguration(maxConcurrentTransfers: concurrency, maxTransfersPerHost: concurrency),
+            configuration: TransferSessionConfiguration(
+                maxConcurrentTransfers: concurrency, maxTransfersPerHost: concurrency, durability: durability),
             logger: logger)
         let events = session.events()
         let started = ContinuousClock.now

@@ -34,6 +34,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     let bytesOnDisk: Int64
     let validator: Validator
     let checkpointBytes: Int64
+    let durability: Durability
     let progressInterval: Duration
     let time: Timekeeper
     let persist: @Sendable (Checkpoint) throws(TransferError) -> Void
@@ -60,6 +61,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
+        durability: Durability,
         progressInterval: Duration, time: Timekeeper, persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         updates: AsyncStream<Update>.Continuation
     ) {
@@ -68,6 +70,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         self.bytesOnDisk = bytesOnDisk
         self.validator = validator
         self.checkpointBytes = checkpointBytes
+        self.durability = durability
         self.progressInterval = progressInterval
         self.time = time
         self.persist = persist
@@ -91,7 +94,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
         do {
-            file = try PartialFile(path: job.partialPath, offset: offset)
+            file = try PartialFile(path: job.partialPath, offset: offset, startsWriteback: durability == .powerLoss)
         } catch {
             return task.eventLoop.makeFailedFuture(error)
         }
@@ -125,7 +128,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             lastReport = now
             updates.yield(.progress(received: received, expected: expected))
         }
-        if unsynced >= checkpointBytes, flushing == nil {
+        if durability == .powerLoss, unsynced >= checkpointBytes, flushing == nil {
             unsynced = 0
             flush(file, upTo: received, on: task.eventLoop)
         }

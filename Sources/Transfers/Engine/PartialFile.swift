@@ -16,13 +16,22 @@ final class PartialFile {
     private(set) var length: Int64
     /// Where the bytes not yet handed to write-back begin.
     private var writebackStart: Int64
+    private let startsWriteback: Bool
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
-    init(path: String, offset: Int64) throws(TransferError) {
+    ///
+    /// - Parameter startsWriteback: Whether to start write-back every ``writebackWindow`` bytes
+    ///   (worth it only when the file will be flushed).
+    init(path: String, offset: Int64, startsWriteback: Bool = true) throws(TransferError) {
         self.path = path
+        self.startsWriteback = startsWriteback
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.error("open", path) }
-        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
+        // Truncate only what lies past `offset`: on ext4, truncating a file to zero (even an empty
+        // one) arms a forced write-back when it is closed (auto_da_alloc), which stalls the close.
+        var info = stat()
+        let longer = fstat(fd, &info) != 0 || Int64(info.st_size) > offset
+        guard !longer || ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
             let error = Self.error("truncate", path)
             Foundation.close(fd)
             throw error
@@ -49,7 +58,7 @@ final class PartialFile {
         }
         if let failure { throw failure }
         length += Int64(buffer.readableBytes)
-        if length - writebackStart >= Self.writebackWindow {
+        if startsWriteback, length - writebackStart >= Self.writebackWindow {
             // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
             // pages stay cached until written). Advice only: a failure changes nothing.
             _ = posix_fadvise(descriptor, off_t(writebackStart), off_t(length - writebackStart), Int32(POSIX_FADV_DONTNEED))
@@ -70,12 +79,13 @@ final class PartialFile {
         descriptor = -1
     }
 
-    /// Flushes, closes and renames the file to `destination` atomically, then flushes the folder
-    /// so the rename itself survives a power cut.
-    func finish(at destination: String) throws(TransferError) {
+    /// Flushes (when `flush`), closes and renames the file to `destination` atomically, then
+    /// flushes the folder so the rename itself survives a power cut.
+    func finish(at destination: String, flush: Bool = true) throws(TransferError) {
         defer { close() }
-        guard fsync(descriptor) == 0 else { throw Self.error("flush", path) }
+        if flush { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
         guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+        guard flush else { return }
         let folder = (destination as NSString).deletingLastPathComponent
         let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 {

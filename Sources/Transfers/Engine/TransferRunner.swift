@@ -50,6 +50,7 @@ struct TransferRunner: Sendable {
     let stallTimeout: Duration
     let progressInterval: Duration
     let checkpointBytes: Int64
+    let durability: Durability
     let time: Timekeeper
     let logger: Logger
 
@@ -136,7 +137,7 @@ struct TransferRunner: Sendable {
         }
         let writer = BodyWriter(
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
-            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes,
+            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
             progressInterval: progressInterval, time: time, persist: report.persist, updates: updateFeed)
         let task = client.execute(request: request, delegate: writer, deadline: nil, logger: logger)
         let outcome: Result<Int64, any Error>
@@ -196,10 +197,11 @@ struct TransferRunner: Sendable {
         }
     }
 
-    /// Flushes the partial file at `length` bytes and renames it into place.
+    /// Flushes the partial file at `length` bytes (unless told not to) and renames it into place.
     private func finish(_ job: TransferJob, length: Int64) -> AttemptResult {
         do throws(TransferError) {
-            try PartialFile(path: job.partialPath, offset: length).finish(at: job.destinationPath)
+            try PartialFile(path: job.partialPath, offset: length)
+                .finish(at: job.destinationPath, flush: durability == .powerLoss)
         } catch {
             return .failed(error)
         }

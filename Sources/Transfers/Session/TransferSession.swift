@@ -101,6 +101,7 @@ public actor TransferSession {
         self.runner = TransferRunner(
             client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
+            durability: configuration.durability,
             time: time, logger: logger)
     }
 

@@ -17,6 +17,9 @@ public struct TransferSessionConfiguration: Sendable {
     public var progressInterval: Duration
     /// Bytes between two flushes of a partial file to the device (and journal checkpoints).
     public var checkpointBytes: Int64
+    /// What the bytes survive: a power cut (the default: flushes at checkpoints and on completion)
+    /// or only a crash of the process (no flushes).
+    public var durability: Durability
     /// Redirects followed before giving up.
     public var maxRedirects: Int
     /// Whether queued transfers start by themselves. A process that only inspects or edits the
@@ -32,6 +35,7 @@ public struct TransferSessionConfiguration: Sendable {
         connectTimeout: Duration = .seconds(10),
         progressInterval: Duration = .milliseconds(100),
         checkpointBytes: Int64 = 64 << 20,
+        durability: Durability = .powerLoss,
         maxRedirects: Int = 10,
         startsTransfers: Bool = true
     ) {
@@ -42,6 +46,7 @@ public struct TransferSessionConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.progressInterval = progressInterval
         self.checkpointBytes = checkpointBytes
+        self.durability = durability
         self.maxRedirects = maxRedirects
         self.startsTransfers = startsTransfers
     }
