@@ -84,6 +84,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The programs scripts/bench times against curl, aria2c and URLSession (release builds in full
+        // runs; the smoke run in the test command uses the debug build the tests already made).
+        .executableTarget(
+            name: "transfer-bench",
+            dependencies: ["Transfers", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/Sources/transfer-bench"
+        ),
+        .executableTarget(name: "urlsession-bench", path: "Benchmarks/Sources/urlsession-bench"),
         .target(
             name: "TestSupport",
             dependencies: [
