@@ -94,7 +94,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
         do {
-            file = try PartialFile(path: job.partialPath, offset: offset, startsWriteback: durability == .powerLoss)
+            file = try PartialFile(path: job.partialPath, offset: offset, flushes: durability.flushes)
         } catch {
             return task.eventLoop.makeFailedFuture(error)
         }
@@ -128,7 +128,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             lastReport = now
             updates.yield(.progress(received: received, expected: expected))
         }
-        if durability == .powerLoss, unsynced >= checkpointBytes, flushing == nil {
+        if file.flushes, unsynced >= checkpointBytes, flushing == nil {
             unsynced = 0
             flush(file, upTo: received, on: task.eventLoop)
         }

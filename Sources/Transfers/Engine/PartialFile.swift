@@ -16,15 +16,16 @@ final class PartialFile {
     private(set) var length: Int64
     /// Where the bytes not yet handed to write-back begin.
     private var writebackStart: Int64
-    private let startsWriteback: Bool
+    /// Whether the file is flushed: when complete (``finish(at:)``), at checkpoints (by its
+    /// writer), and so whether starting write-back early pays.
+    let flushes: Bool
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
     ///
-    /// - Parameter startsWriteback: Whether to start write-back every ``writebackWindow`` bytes
-    ///   (worth it only when the file will be flushed).
-    init(path: String, offset: Int64, startsWriteback: Bool = true) throws(TransferError) {
+    /// - Parameter flushes: Whether the file is to be flushed to the device (see ``Durability``).
+    init(path: String, offset: Int64, flushes: Bool) throws(TransferError) {
         self.path = path
-        self.startsWriteback = startsWriteback
+        self.flushes = flushes
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.error("open", path) }
         // Truncate only what lies past `offset`: on ext4, truncating a file to zero (even an empty
@@ -58,7 +59,7 @@ final class PartialFile {
         }
         if let failure { throw failure }
         length += Int64(buffer.readableBytes)
-        if startsWriteback, length - writebackStart >= Self.writebackWindow {
+        if flushes, length - writebackStart >= Self.writebackWindow {
             // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
             // pages stay cached until written). Advice only: a failure changes nothing.
             _ = posix_fadvise(descriptor, off_t(writebackStart), off_t(length - writebackStart), Int32(POSIX_FADV_DONTNEED))
@@ -79,13 +80,13 @@ final class PartialFile {
         descriptor = -1
     }
 
-    /// Flushes (when `flush`), closes and renames the file to `destination` atomically, then
-    /// flushes the folder so the rename itself survives a power cut.
-    func finish(at destination: String, flush: Bool = true) throws(TransferError) {
+    /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
+    /// then flushes the folder so the rename itself survives a power cut.
+    func finish(at destination: String) throws(TransferError) {
         defer { close() }
-        if flush { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
+        if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
         guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
-        guard flush else { return }
+        guard flushes else { return }
         let folder = (destination as NSString).deletingLastPathComponent
         let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 {

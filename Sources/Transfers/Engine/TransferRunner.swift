@@ -200,8 +200,8 @@ struct TransferRunner: Sendable {
     /// Flushes the partial file at `length` bytes (unless told not to) and renames it into place.
     private func finish(_ job: TransferJob, length: Int64) -> AttemptResult {
         do throws(TransferError) {
-            try PartialFile(path: job.partialPath, offset: length)
-                .finish(at: job.destinationPath, flush: durability == .powerLoss)
+            try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
+                .finish(at: job.destinationPath)
         } catch {
             return .failed(error)
         }

@@ -11,4 +11,7 @@ public enum Durability: String, Sendable, Hashable, Codable {
     /// Nothing is flushed, as curl and aria2 do: the fastest, but after a power cut recent bytes
     /// (and recently finished files) may be missing; a transfer then starts over.
     case processCrash
+
+    /// Whether files are flushed to the device.
+    var flushes: Bool { self == .powerLoss }
 }
