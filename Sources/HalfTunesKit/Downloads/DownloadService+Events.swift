@@ -26,6 +26,8 @@ extension DownloadService {
             await file(id, location: location)
         case .failed(_, let error):
             hub.emit(.failed(trackID: track.id, reason: error.message))
+        case .responded:
+            break
         }
     }
 

@@ -44,6 +44,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     enum Update: Sendable {
         case progress(received: Int64, expected: Int64?)
         case checkpoint(Checkpoint)
+        case response(TransferResponse)
     }
 
     private(set) var received: Int64 = 0
@@ -87,9 +88,13 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator)
+        var fields: [String: String] = [:]
+        for (name, value) in headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
         guard case .write(let offset, let total) = decision else {
+            updates.yield(.response(TransferResponse(status: summary.status, headers: fields, bodyOffset: nil, expectedTotal: nil)))
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))
         }
+        updates.yield(.response(TransferResponse(status: summary.status, headers: fields, bodyOffset: offset, expectedTotal: total)))
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse

@@ -11,6 +11,8 @@ struct TransferJob: Sendable {
     var partialPath: String
     var destinationPath: String
     var validator: Validator
+    /// The caller's header fields (already checked by ``RequestHeaders``).
+    var headers: [String: String] = [:]
 }
 
 /// What the runner learns as it goes, reported to the session.
@@ -31,6 +33,8 @@ struct TransferReporter: Sendable {
     /// Tells the session's in-memory view about a checkpoint already persisted.
     var checkpoint: @Sendable (Checkpoint) async -> Void
     var retrying: @Sendable (_ reason: String, _ delay: Duration) async -> Void
+    /// A response head arrived (before its body is written).
+    var responded: @Sendable (TransferResponse) async -> Void
 }
 
 /// How a run ended.
@@ -111,7 +115,8 @@ struct TransferRunner: Sendable {
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
         let onDisk = PartialFile.length(at: job.partialPath)
         var headers = HTTPHeaders()
-        headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")
+        for (name, value) in job.headers where name.lowercased() != "accept-encoding" { headers.add(name: name, value: value) }
+        if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)") }
         headers.add(name: "Accept-Encoding", value: "identity")
         for header in RangeRequest.headers(bytesOnDisk: onDisk, validator: validator) {
             headers.add(name: header.name, value: header.value)
@@ -132,6 +137,7 @@ struct TransferRunner: Sendable {
                 switch update {
                 case .progress(let received, let expected): await report.progress(received, expected)
                 case .checkpoint(let checkpoint): await report.checkpoint(checkpoint)
+                case .response(let response): await report.responded(response)
                 }
             }
         }

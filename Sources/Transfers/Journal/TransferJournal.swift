@@ -47,6 +47,9 @@ final class TransferJournal: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: request headers") { db in
+            try db.alter(table: "transfer") { t in t.add(column: "requestHeaders", .text) }
+        }
         return migrator
     }
 

@@ -26,11 +26,25 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
     var errorPermanent: Bool?
     var createdAt: Date
     var updatedAt: Date
+    /// The caller's request header fields, as JSON (`nil`: none).
+    var requestHeaders: String?
 
     var transferID: TransferID { TransferID(rawValue: id) }
     var transferState: TransferState { TransferState(rawValue: state) ?? .failed }
     var validator: Validator { Validator(etag: etag, lastModified: lastModified) }
     var host: String { URL(string: url)?.host?.lowercased() ?? "" }
+
+    /// The caller's request header fields.
+    var headers: [String: String] {
+        get {
+            guard let requestHeaders, let data = requestHeaders.data(using: .utf8) else { return [:] }
+            return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+        }
+        set {
+            requestHeaders = newValue.isEmpty
+                ? nil : (try? JSONEncoder().encode(newValue)).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
 
     var failure: TransferError? {
         guard let errorCode, let errorMessage else { return nil }
@@ -53,6 +67,7 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             receivedBytes: receivedBytes,
             expectedBytes: expectedBytes,
             failure: failure,
-            contentType: contentType)
+            contentType: contentType,
+            requestHeaders: headers.isEmpty ? nil : headers)
     }
 }

@@ -36,6 +36,8 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let invalidState = Code(rawValue: "invalidState")
         /// The resume data cannot be used.
         public static let invalidResumeData = Code(rawValue: "invalidResumeData")
+        /// The request cannot be made as asked (a header the engine owns, a method other than GET).
+        public static let invalidRequest = Code(rawValue: "invalidRequest")
     }
 
     /// The kind of failure.

@@ -10,11 +10,15 @@ public enum TransferEvent: Sendable, Hashable {
     case completed(TransferID, location: URL)
     /// The transfer failed; `error` says why (and whether a resume can help).
     case failed(TransferID, error: TransferError)
+    /// A response head arrived (before any of its body is written, and for failing answers too).
+    case responded(TransferID, TransferResponse)
 
     /// The transfer it concerns.
     public var transferID: TransferID {
         switch self {
-        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _): id
+        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _),
+            .responded(let id, _):
+            id
         }
     }
 }

@@ -20,6 +20,8 @@ public struct TransferSnapshot: Sendable, Hashable, Codable, Identifiable {
     public var failure: TransferError?
     /// The media type the server gave, once known.
     public var contentType: String?
+    /// The caller's request header fields, if any.
+    public var requestHeaders: [String: String]?
 
     /// Fraction done (0…1), when the length is known.
     public var fractionCompleted: Double? {

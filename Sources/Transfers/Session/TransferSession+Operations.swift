@@ -6,17 +6,23 @@ extension TransferSession {
     /// Bytes stream to `destination` + `.part`; when complete and checked, that file is renamed to
     /// `destination` (replacing what was there).
     ///
-    /// - Parameter tag: A label of the caller's, kept with the transfer (like `taskDescription`).
-    /// - Throws: `.invalidURL` for a URL that is not http(s) with a host; `.invalidState` when a
-    ///   transfer to the same destination is already under way.
-    public func start(url: URL, destination: URL, tag: String? = nil) throws(TransferError) -> TransferID {
+    /// - Parameters:
+    ///   - tag: A label of the caller's, kept with the transfer (like `taskDescription`).
+    ///   - headers: Header fields to send with every request of this transfer (see ``RequestHeaders``).
+    /// - Throws: `.invalidURL` for a URL that is not http(s) with a host; `.invalidRequest` for a
+    ///   header the engine owns; `.invalidState` when a transfer to the same destination is already
+    ///   under way.
+    public func start(
+        url: URL, destination: URL, tag: String? = nil, headers: [String: String] = [:]
+    ) throws(TransferError) -> TransferID {
         try ensureOpen()
         try Self.validate(url)
+        let headers = try RequestHeaders.validated(headers)
         try ensureFree(destination)
         let id = TransferID.make()
         try insert(
             id: id, url: url, destination: destination, partialFile: destination.path + ".part",
-            validator: Validator(), expectedBytes: nil, tag: tag)
+            validator: Validator(), expectedBytes: nil, tag: tag, headers: headers)
         return id
     }
 
@@ -81,14 +87,36 @@ extension TransferSession {
         guard data.bytesOnDisk >= 0, data.partialFile.isFileURL else {
             throw TransferError(.invalidResumeData, "the resume data does not describe a partial file", permanent: true)
         }
+        let headers = try RequestHeaders.validated(data.headers ?? [:])
         // Bytes past what the resume data vouches for may belong to anything: drop them.
         let onDisk = PartialFile.length(at: data.partialFile.path)
         if onDisk > data.bytesOnDisk { _ = truncate(data.partialFile.path, off_t(data.bytesOnDisk)) }
         let id = TransferID.make()
         try insert(
             id: id, url: data.url, destination: data.destination, partialFile: data.partialFile.path,
-            validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag)
+            validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag, headers: headers)
         return id
+    }
+
+    /// Stops a transfer and hands it over as resume data: the session forgets it, and its partial
+    /// file stays on disk for whoever holds the resume data (``resume(with:)``, here or in another
+    /// process). What URLSession's `cancel(byProducingResumeData:)` does.
+    ///
+    /// Waits until the transfer has stopped writing, so the resume data's byte count is exact.
+    public func detach(_ id: TransferID) async throws(TransferError) -> ResumeData {
+        let data = try await pause(id)
+        records[id] = nil
+        try journal.delete(id)
+        resumeWaiters(id)
+        return data
+    }
+
+    /// Changes the caller's label of a transfer (journaled, so it survives a restart).
+    public func setTag(_ tag: String?, for id: TransferID) throws(TransferError) {
+        var record = try record(id)
+        record.tag = tag
+        records[id] = record
+        try journal.save(record)
     }
 
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
@@ -125,7 +153,7 @@ extension TransferSession {
             url: URL(string: record.url)!, destination: URL(fileURLWithPath: record.destination),
             partialFile: URL(fileURLWithPath: record.partialFile),
             bytesOnDisk: PartialFile.length(at: record.partialFile), expectedBytes: record.expectedBytes,
-            validator: record.validator, tag: record.tag)
+            validator: record.validator, tag: record.tag, headers: record.headers.isEmpty ? nil : record.headers)
     }
 
     /// Deletes the partial file and the transfer, telling subscribers it was cancelled.
@@ -140,7 +168,7 @@ extension TransferSession {
 
     private func insert(
         id: TransferID, url: URL, destination: URL, partialFile: String, validator: Validator,
-        expectedBytes: Int64?, tag: String?
+        expectedBytes: Int64?, tag: String?, headers: [String: String]
     ) throws(TransferError) {
         let folder = destination.deletingLastPathComponent()
         do {
@@ -149,12 +177,13 @@ extension TransferSession {
             throw TransferError(.fileSystem, "cannot create \(folder.path): \(error.localizedDescription)", permanent: true)
         }
         let now = Date()
-        let record = TransferRecord(
+        var record = TransferRecord(
             id: id.rawValue, seq: try journal.nextSequence(), url: url.absoluteString, destination: destination.path,
             partialFile: partialFile, tag: tag, state: TransferState.queued.rawValue,
             receivedBytes: PartialFile.length(at: partialFile), durableBytes: 0, expectedBytes: expectedBytes,
             etag: validator.etag, lastModified: validator.lastModified, contentType: nil, errorCode: nil,
             errorMessage: nil, errorPermanent: nil, createdAt: now, updatedAt: now)
+        record.headers = headers
         try journal.save(record)
         records[id] = record
         hub.emit(.stateChanged(id, .queued))

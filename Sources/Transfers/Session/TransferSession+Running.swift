@@ -20,13 +20,14 @@ extension TransferSession {
         }
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
-            validator: record.validator)
+            validator: record.validator, headers: record.headers)
         let journal = journal
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
             persist: { checkpoint throws(TransferError) in try journal.recordCheckpoint(id, checkpoint) },
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
-            retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) })
+            retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
+            responded: { [weak self] response in await self?.didRespond(id, response) })
         let runner = runner
         running[id] = Task {
             let outcome = await runner.run(job, report: reporter)
@@ -57,6 +58,11 @@ extension TransferSession {
         }
         // The engine has journaled it already (synchronously, before writing any byte).
         records[id] = record
+    }
+
+    private func didRespond(_ id: TransferID, _ response: TransferResponse) {
+        guard records[id] != nil else { return }
+        hub.emit(.responded(id, response))
     }
 
     private func willRetry(_ id: TransferID, reason: String, delay: Duration) {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What a ``ResumableURLSession`` tells its delegate: Foundation's `URLSessionDownloadDelegate`
+/// (with the session-level calls of `URLSessionDelegate`), method for method.
+///
+/// Every method has an empty default, so a delegate implements only what it needs. The session
+/// calls them one at a time, in order, on its delegate queue (never on the main thread unless
+/// that queue is `OperationQueue.main`), and keeps the delegate until it is invalidated.
+public protocol ResumableDownloadDelegate: AnyObject {
+    /// The download finished: `location` is the file, which exists until this method returns.
+    /// Move or copy it before then; the session removes it afterwards.
+    func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didFinishDownloadingTo location: URL)
+
+    /// Bytes were written. `totalBytesWritten` never goes down (it counts the bytes on disk, from
+    /// the resume offset after a resume), and `totalBytesExpectedToWrite` is the resource's full
+    /// size, or -1 when the server did not say.
+    func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+
+    /// A download from resume data (or one taken up again by a relaunched background session)
+    /// started writing at `fileOffset`: the bytes kept. 0 means the resource changed (or the
+    /// server does not do ranges) and it is being fetched whole.
+    func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didResumeAtOffset fileOffset: Int64,
+        expectedTotalBytes: Int64)
+
+    /// The task ended: `error` is `nil` after a successful download, else a `URLError` (whose
+    /// ``URLError/downloadTaskResumeData`` holds resume data when the download can be resumed).
+    func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
+
+    /// A relaunched background session has delivered the events of every task it found
+    /// outstanding. Called once per relaunch that found any.
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession)
+
+    /// The session is invalid: `nil` after ``ResumableURLSession/finishTasksAndInvalidate()`` or
+    /// ``ResumableURLSession/invalidateAndCancel()``, else why it could not be used (another
+    /// process owns the background identifier, its folder cannot be written…). The session lets
+    /// go of its delegate after this call.
+    func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?)
+}
+
+extension ResumableDownloadDelegate {
+    public func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didFinishDownloadingTo location: URL
+    ) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didResumeAtOffset fileOffset: Int64,
+        expectedTotalBytes: Int64
+    ) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?
+    ) {}
+
+    public func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession) {}
+
+    public func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?) {}
+}

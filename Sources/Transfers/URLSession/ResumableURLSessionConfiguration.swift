@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// How a ``ResumableURLSession`` behaves: Foundation's `URLSessionConfiguration`, for sessions whose
+/// downloads resume and outlive the process.
+///
+/// Like Foundation's, it is a class made by ``default`` or ``background(withIdentifier:)`` and
+/// changed in place; a session takes a copy when it is created, so later changes do not reach it.
+///
+/// ```swift
+/// let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "com.example.downloads")
+/// configuration.httpMaximumConnectionsPerHost = 4
+/// let session = ResumableURLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+/// ```
+public final class ResumableURLSessionConfiguration: Sendable {
+    /// The settings, behind a lock so a configuration can be read and changed from any thread.
+    struct Settings: Sendable {
+        var httpMaximumConnectionsPerHost = 6
+        var timeoutIntervalForRequest: TimeInterval = 60
+        var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+        var httpAdditionalHeaders: [String: String]?
+        var durability = Durability.powerLoss
+        var retryPolicy = RetryPolicy()
+        var sessionSendsLaunchEvents = true
+        var isDiscretionary = false
+        var stateDirectory = ResumableURLSessionConfiguration.defaultStateDirectory()
+        var resumeDataLifetime: TimeInterval = 7 * 24 * 3600
+        var logger = Logger(label: "ResumableURLSession", factory: { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    private let settings: Mutex<Settings>
+
+    /// The background session's identifier; `nil` for a default configuration.
+    public let identifier: String?
+
+    /// A configuration for a session that lives as long as its process: its downloads stop with
+    /// the process (their resume data still works later). A new object on every call.
+    public static var `default`: ResumableURLSessionConfiguration { ResumableURLSessionConfiguration(identifier: nil, Settings()) }
+
+    /// A configuration for a background session: its downloads are journaled under
+    /// ``stateDirectory``/`sessions/<identifier>`, keep running while the process lives, and are
+    /// resumed by the next process that creates a session with the same identifier (even after
+    /// `kill -9` or a power cut). One process at a time owns an identifier.
+    ///
+    /// - Parameter identifier: Letters, digits, `.`, `_` and `-` (a reverse-DNS name fits).
+    public static func background(withIdentifier identifier: String) -> ResumableURLSessionConfiguration {
+        ResumableURLSessionConfiguration(identifier: identifier, Settings())
+    }
+
+    private init(identifier: String?, _ settings: Settings) {
+        self.identifier = identifier
+        self.settings = Mutex(settings)
+    }
+
+    /// Downloads running at once against one host (default 6, as Foundation's). Further tasks queue.
+    public var httpMaximumConnectionsPerHost: Int {
+        get { settings.withLock { $0.httpMaximumConnectionsPerHost } }
+        set { settings.withLock { $0.httpMaximumConnectionsPerHost = newValue } }
+    }
+
+    /// How long a download may wait for more data before the connection counts as lost and is
+    /// retried from the bytes on disk (default 60 s).
+    public var timeoutIntervalForRequest: TimeInterval {
+        get { settings.withLock { $0.timeoutIntervalForRequest } }
+        set { settings.withLock { $0.timeoutIntervalForRequest = newValue } }
+    }
+
+    /// How long a task may take, from its first `resume()`, before it fails with
+    /// `URLError.timedOut` (carrying resume data). Default 7 days, as Foundation's.
+    public var timeoutIntervalForResource: TimeInterval {
+        get { settings.withLock { $0.timeoutIntervalForResource } }
+        set { settings.withLock { $0.timeoutIntervalForResource = newValue } }
+    }
+
+    /// Header fields sent with every request (a request's own fields win). `Range`, `If-Range`,
+    /// `Accept-Encoding` other than `identity`, and framing fields are refused: the session sets them.
+    public var httpAdditionalHeaders: [String: String]? {
+        get { settings.withLock { $0.httpAdditionalHeaders } }
+        set { settings.withLock { $0.httpAdditionalHeaders = newValue } }
+    }
+
+    /// What a download's bytes survive (default ``Durability/powerLoss``: flushed at checkpoints
+    /// and before a file is handed over).
+    public var durability: Durability {
+        get { settings.withLock { $0.durability } }
+        set { settings.withLock { $0.durability = newValue } }
+    }
+
+    /// How transient failures (dropped connections, 5xx, 429/503 with `Retry-After`) are retried
+    /// before a task fails with resume data.
+    public var retryPolicy: RetryPolicy {
+        get { settings.withLock { $0.retryPolicy } }
+        set { settings.withLock { $0.retryPolicy = newValue } }
+    }
+
+    /// Accepted for source compatibility; has no effect. There is no system daemon on Linux to
+    /// relaunch an app: the next process that creates the session gets the events.
+    public var sessionSendsLaunchEvents: Bool {
+        get { settings.withLock { $0.sessionSendsLaunchEvents } }
+        set { settings.withLock { $0.sessionSendsLaunchEvents = newValue } }
+    }
+
+    /// Accepted for source compatibility; has no effect (downloads are never deferred).
+    public var isDiscretionary: Bool {
+        get { settings.withLock { $0.isDiscretionary } }
+        set { settings.withLock { $0.isDiscretionary = newValue } }
+    }
+
+    /// Where background journals and the partial files behind resume data live. Default:
+    /// `$XDG_STATE_HOME/resumable-urlsession`, else `~/.local/state/resumable-urlsession`.
+    /// Resume data is only accepted for partial files inside this folder.
+    public var stateDirectory: URL {
+        get { settings.withLock { $0.stateDirectory } }
+        set { settings.withLock { $0.stateDirectory = newValue } }
+    }
+
+    /// How long a partial file kept for resume data stays before a new session sweeps it (7 days).
+    public var resumeDataLifetime: TimeInterval {
+        get { settings.withLock { $0.resumeDataLifetime } }
+        set { settings.withLock { $0.resumeDataLifetime = newValue } }
+    }
+
+    /// Where the session logs (default: nowhere).
+    public var logger: Logger {
+        get { settings.withLock { $0.logger } }
+        set { settings.withLock { $0.logger = newValue } }
+    }
+
+    /// An independent copy, as a session takes when it is created.
+    func copy() -> ResumableURLSessionConfiguration {
+        ResumableURLSessionConfiguration(identifier: identifier, settings.withLock { $0 })
+    }
+
+    /// The engine's configuration for these settings.
+    var engineConfiguration: TransferSessionConfiguration {
+        let settings = settings.withLock { $0 }
+        let perHost = max(1, settings.httpMaximumConnectionsPerHost)
+        return TransferSessionConfiguration(
+            maxConcurrentTransfers: max(perHost, 16), maxTransfersPerHost: perHost, retryPolicy: settings.retryPolicy,
+            stallTimeout: .milliseconds(Int64(max(0.001, settings.timeoutIntervalForRequest) * 1000)),
+            durability: settings.durability)
+    }
+
+    /// `$XDG_STATE_HOME/resumable-urlsession`, or `~/.local/state/resumable-urlsession`.
+    static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        // The XDG spec: a relative path is invalid and must be ignored.
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("resumable-urlsession")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/state/resumable-urlsession", isDirectory: true)
+    }
+}

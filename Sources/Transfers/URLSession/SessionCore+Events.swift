@@ -1,0 +1,169 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension SessionCore {
+    /// Turns an engine event into task updates and delegate calls.
+    func handle(_ event: TransferEvent) async {
+        guard let number = byTransfer[event.transferID], let task = tasks[number], var book = books[number], !book.finished
+        else { return }
+        switch event {
+        case .responded(_, let head):
+            let response = task.url.flatMap {
+                HTTPURLResponse(url: $0, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: head.headers)
+            }
+            task.status.withLock { $0.response = response }
+            guard let offset = head.bodyOffset else { return }
+            if let total = head.expectedTotal { setExpected(task, total) }
+            if book.announcesResume {
+                book.announcesResume = false
+                book.delivered = offset
+                books[number] = book
+                task.status.withLock { $0.received = offset }
+                task.progress.completedUnitCount = offset
+                let expected = head.expectedTotal ?? -1
+                deliver { delegate, session in
+                    delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: expected)
+                }
+            }
+        case .progress(_, let received, let expected):
+            if let expected { setExpected(task, expected) }
+            guard received > book.delivered else { return }
+            let written = received - book.delivered
+            book.delivered = received
+            books[number] = book
+            task.status.withLock { $0.received = received }
+            task.progress.completedUnitCount = received
+            let total = task.countOfBytesExpectedToReceive
+            deliver { delegate, session in
+                delegate?.urlSession(
+                    session, downloadTask: task, didWriteData: written, totalBytesWritten: received,
+                    totalBytesExpectedToWrite: total)
+            }
+        case .completed(_, let location):
+            transferCompleted(number, location: location)
+        case .failed(_, let error):
+            await transferFailed(number, error)
+        case .stateChanged:
+            break
+        }
+    }
+
+    private func setExpected(_ task: ResumableDownloadTask, _ expected: Int64) {
+        task.status.withLock { $0.expected = expected }
+        task.progress.totalUnitCount = expected
+    }
+
+    /// Hands the finished file to the delegate (or the completion handler), removes it once that
+    /// returned, then forgets the transfer: a crash before then delivers it again at relaunch.
+    func transferCompleted(_ number: Int, location: URL) {
+        guard var book = books[number], !book.finished, let task = tasks[number], let id = book.transfer else { return }
+        book.finished = true
+        book.deadline?.cancel()
+        books[number] = book
+        let engine = engine
+        guard FileManager.default.fileExists(atPath: location.path) else {
+            // Delivered before a crash that came before the journal heard of it.
+            Task { try? await engine?.forget(id) }
+            return finish(number)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size] as? Int64) ?? book.delivered
+        if book.delivered < size {
+            // The last bytes arrived unreported (a 416 for a file already whole, a relaunch after the end).
+            let written = size - book.delivered
+            deliver { delegate, session in
+                delegate?.urlSession(
+                    session, downloadTask: task, didWriteData: written, totalBytesWritten: size, totalBytesExpectedToWrite: size)
+            }
+        }
+        let response = task.status.withLock { status -> URLResponse? in
+            status.received = size
+            status.expected = size
+            status.state = .completed
+            if status.response == nil, let url = task.url {
+                status.response = HTTPURLResponse(
+                    url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "\(size)"])
+            }
+            return status.response
+        }
+        task.progress.totalUnitCount = size
+        task.progress.completedUnitCount = size
+        byTransfer[id] = nil
+        deliver { delegate, session in
+            if let handler = task.completion {
+                handler(location, response, nil)
+            } else {
+                delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: location)
+            }
+            try? FileManager.default.removeItem(at: location)
+            if task.completion == nil { delegate?.urlSession(session, task: task, didCompleteWithError: nil) }
+            Task { try? await engine?.forget(id) }
+        }
+        finish(number)
+    }
+
+    /// A transfer failed for good (a permanent error) or after its retries (resumable: the error
+    /// carries resume data).
+    func transferFailed(_ number: Int, _ error: TransferError) async {
+        guard var book = books[number], !book.finished, let task = tasks[number] else { return }
+        book.finished = true
+        book.deadline?.cancel()
+        books[number] = book
+        var resumeData: Data?
+        if let id = book.transfer {
+            if error.isPermanent {
+                byTransfer[id] = nil
+                try? await engine?.forget(id)
+            } else {
+                resumeData = await detach(id)
+            }
+        }
+        complete(number, error: URLError.download(error, url: task.url, resumeData: resumeData))
+    }
+
+    /// Ends a task with an error.
+    func complete(_ number: Int, error: URLError) {
+        guard let task = tasks[number] else { return }
+        if var book = books[number] {
+            book.finished = true
+            book.deadline?.cancel()
+            books[number] = book
+        }
+        let response = task.status.withLock { status -> URLResponse? in
+            status.state = .completed
+            status.error = error
+            return status.response
+        }
+        deliver { delegate, session in
+            if let handler = task.completion {
+                handler(nil, response, error)
+            } else {
+                delegate?.urlSession(session, task: task, didCompleteWithError: error)
+            }
+        }
+        finish(number)
+    }
+
+    /// Forgets a task that has ended; tells a relaunched background session's delegate when the
+    /// last outstanding task has, and invalidates when that was asked.
+    func finish(_ number: Int) {
+        tasks[number] = nil
+        books[number] = nil
+        if var outstanding = outstandingAtRelaunch, outstanding.remove(number) != nil {
+            outstandingAtRelaunch = outstanding.isEmpty ? nil : outstanding
+            if outstanding.isEmpty {
+                deliver { delegate, session in delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session) }
+            }
+        }
+        if invalidating { Task { await self.finalizeIfDone() } }
+    }
+
+    /// Runs `body` on the delegate queue, after everything delivered before it.
+    func deliver(_ body: @escaping @Sendable ((any ResumableDownloadDelegate)?, ResumableURLSession) -> Void) {
+        guard let session else { return }
+        let box = delegateBox
+        queue.addOperation { body(box.delegate, session) }
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The serial heart of a ``ResumableURLSession``: it owns the engine (``TransferSession``), maps
+/// its transfers to tasks, carries out the public methods in the order they were called, and
+/// turns engine events into delegate calls, enqueued in order on the delegate queue.
+actor SessionCore {
+    /// What the core knows about a task beyond what the task shows.
+    struct Book {
+        var transfer: TransferID?
+        /// The largest byte count told to the delegate: progress never goes back.
+        var delivered: Int64 = 0
+        /// Whether the next response that writes a body is announced with `didResumeAtOffset`.
+        var announcesResume = false
+        /// Set once the task's end is being delivered; later engine events are ignored.
+        var finished = false
+        var deadline: Task<Void, Never>?
+    }
+
+    /// What the engine's tag of a transfer holds for the task it belongs to.
+    struct TaskTag: Codable {
+        var task: Int
+        var description: String?
+
+        init(task: Int, description: String?) {
+            self.task = task
+            self.description = description
+        }
+
+        init?(_ tag: String?) {
+            guard let tag, let value = try? JSONDecoder().decode(TaskTag.self, from: Data(tag.utf8)) else { return nil }
+            self = value
+        }
+
+        var encoded: String { (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    }
+
+    let configuration: ResumableURLSessionConfiguration
+    let folders: SessionFolders
+    let delegateBox: DelegateBox
+    let queue: OperationQueue
+    let logger: Logger
+    /// Sends a command through the session's ordered stream (for tasks the core makes itself).
+    let commandSender: @Sendable (SessionCommand) -> Void
+
+    var session: ResumableURLSession?
+    var engine: TransferSession?
+    /// Why the session could not open, if it could not.
+    var openFailure: URLError?
+    var tasks: [Int: ResumableDownloadTask] = [:]
+    var books: [Int: Book] = [:]
+    var byTransfer: [TransferID: Int] = [:]
+    /// Tasks a relaunched background session found with events to deliver; `nil` once delivered.
+    var outstandingAtRelaunch: Set<Int>?
+    var invalidating = false
+    var finalized = false
+
+    init(
+        configuration: ResumableURLSessionConfiguration, folders: SessionFolders, delegate: DelegateBox,
+        queue: OperationQueue, send: @escaping @Sendable (SessionCommand) -> Void
+    ) {
+        self.commandSender = send
+        self.configuration = configuration
+        self.folders = folders
+        self.delegateBox = delegate
+        self.queue = queue
+        self.logger = configuration.logger
+    }
+
+    /// Opens the engine, takes up a background session's tasks, then serves commands until invalidated.
+    func run(session: ResumableURLSession, commands: AsyncStream<SessionCommand>) async {
+        self.session = session
+        await open()
+        for await command in commands {
+            await handle(command)
+            if finalized { break }
+        }
+    }
+
+    private func open() async {
+        let identifier = configuration.identifier ?? "session"
+        do {
+            let engine = try await TransferSession.open(
+                identifier: identifier, directory: folders.journal, configuration: configuration.engineConfiguration,
+                logger: logger)
+            self.engine = engine
+            try? FileManager.default.createDirectory(at: folders.downloads, withIntermediateDirectories: true)
+            // Subscribe before looking: events from now on wait in the stream while the tasks are rebuilt.
+            let events = engine.events()
+            await recover(from: engine)
+            Task { for await event in events { await self.handle(event) } }
+        } catch {
+            logger.error("cannot open the session", metadata: ["identifier": "\(identifier)", "error": "\(error)"])
+            let failure = URLError.download(error, url: nil)
+            openFailure = failure
+            deliver { delegate, session in delegate?.urlSession(session, didBecomeInvalidWithError: failure) }
+        }
+    }
+
+    /// Rebuilds the tasks a background session journaled, delivers what finished while no process
+    /// ran, and sweeps files left by resume data never used.
+    private func recover(from engine: TransferSession) async {
+        var outstanding = Set<Int>()
+        var ended: [(Int, TransferSnapshot)] = []
+        var highest = 0
+        for snapshot in await engine.transfers() {
+            guard let tag = TaskTag(snapshot.tag), snapshot.state != .cancelled else { continue }
+            var request = URLRequest(url: snapshot.url)
+            for (name, value) in snapshot.requestHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+            var status = ResumableDownloadTask.Status()
+            status.state = snapshot.state == .paused ? .suspended : .running
+            status.received = snapshot.receivedBytes
+            status.expected = snapshot.expectedBytes ?? -1
+            status.taskDescription = tag.description
+            let task = ResumableDownloadTask(
+                identifier: tag.task, origin: .request(request), originalRequest: request, status: status,
+                send: commandSender)
+            tasks[tag.task] = task
+            books[tag.task] = Book(
+                transfer: snapshot.id, delivered: snapshot.receivedBytes, announcesResume: snapshot.receivedBytes > 0)
+            byTransfer[snapshot.id] = tag.task
+            highest = max(highest, tag.task)
+            if snapshot.state != .paused { outstanding.insert(tag.task) }
+            if snapshot.state == .completed || snapshot.state == .failed { ended.append((tag.task, snapshot)) }
+        }
+        session?.reserveIdentifiers(through: highest)
+        outstandingAtRelaunch = outstanding.isEmpty ? nil : outstanding
+        if !tasks.isEmpty {
+            logger.info("took up journaled tasks", metadata: ["count": "\(tasks.count)", "outstanding": "\(outstanding.count)"])
+        }
+        for (number, snapshot) in ended {
+            if snapshot.state == .completed {
+                transferCompleted(number, location: snapshot.destination)
+            } else {
+                await transferFailed(number, snapshot.failure ?? TransferError(.network, "the download failed", permanent: false))
+            }
+        }
+        let inUse = Set(await engine.transfers().flatMap { [$0.destination.path, $0.destination.path + ".part"] })
+        let swept = folders.sweep(keeping: inUse, olderThan: configuration.resumeDataLifetime)
+        if swept > 0 { logger.info("removed expired partial files", metadata: ["count": "\(swept)"]) }
+    }
+
+    // MARK: - Commands
+
+    func handle(_ command: SessionCommand) async {
+        switch command {
+        case .register(let task):
+            tasks[task.taskIdentifier] = task
+            books[task.taskIdentifier] = Book()
+        case .resume(let task):
+            await resume(task)
+        case .suspend(let task):
+            guard let id = books[task.taskIdentifier]?.transfer, let engine else { return }
+            do { _ = try await engine.pause(id) } catch { logger.debug("suspend had no effect", metadata: ["error": "\(error)"]) }
+        case .cancel(let task, let resumeData):
+            await cancel(task, producingResumeData: resumeData)
+        case .describe(let task):
+            guard let id = books[task.taskIdentifier]?.transfer, let engine else { return }
+            try? await engine.setTag(tag(for: task), for: id)
+        case .allTasks(let handler):
+            let all = tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
+            deliver { _, _ in handler(all) }
+        case .invalidate(let cancelling):
+            invalidating = true
+            if cancelling {
+                for task in tasks.values.sorted(by: { $0.taskIdentifier < $1.taskIdentifier }) {
+                    task.status.withLock { if $0.state != .completed { $0.state = .canceling } }
+                    await cancel(task, producingResumeData: nil)
+                }
+            }
+            await finalizeIfDone()
+        case .deliver(let body):
+            deliver { _, _ in body() }
+        }
+    }
+
+    private func resume(_ task: ResumableDownloadTask) async {
+        let number = task.taskIdentifier
+        guard var book = books[number], !book.finished else { return }
+        guard let engine else {
+            return complete(number, error: openFailure ?? URLError.make(.cancelled, "the session is not open", url: task.url))
+        }
+        if let id = book.transfer {
+            do { try await engine.resume(id) } catch { logger.debug("resume had no effect", metadata: ["error": "\(error)"]) }
+            return
+        }
+        do throws(TransferError) {
+            let id: TransferID
+            switch task.origin {
+            case .request(let request):
+                guard let url = request.url else { throw TransferError(.invalidURL, "the request has no URL", permanent: true) }
+                let method = request.httpMethod ?? "GET"
+                guard method == "GET", request.httpBody == nil else {
+                    throw TransferError(.invalidRequest, "only GET requests without a body can be downloaded, not \(method)", permanent: true)
+                }
+                let headers = (configuration.httpAdditionalHeaders ?? [:]).merging(request.allHTTPHeaderFields ?? [:]) { $1 }
+                id = try await engine.start(url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
+            case .resumeData(let data):
+                var resume = try ResumeData(encoded: data)
+                guard folders.owns(partialFile: resume.partialFile, destination: resume.destination) else {
+                    throw TransferError(
+                        .invalidResumeData,
+                        "the resume data names a file outside this session's folder (\(resume.partialFile.path))", permanent: true)
+                }
+                resume.tag = tag(for: task)
+                id = try await engine.resume(with: resume)
+                if let other = byTransfer[id], other != number {
+                    throw TransferError(.invalidResumeData, "the resume data is already in use by task \(other)", permanent: true)
+                }
+                book.announcesResume = true
+            }
+            folders.recordIdentifier(number)
+            book.transfer = id
+            byTransfer[id] = number
+            book.deadline = deadline(for: task)
+            books[number] = book
+        } catch {
+            complete(number, error: URLError.download(error, url: task.url))
+        }
+    }
+
+    /// Cancels a task: with a handler, its bytes are kept and the handler gets resume data.
+    private func cancel(_ task: ResumableDownloadTask, producingResumeData handler: (@Sendable (Data?) -> Void)?) async {
+        let number = task.taskIdentifier
+        guard var book = books[number], !book.finished else {
+            if let handler { deliver { _, _ in handler(nil) } }
+            return
+        }
+        book.finished = true
+        book.deadline?.cancel()
+        books[number] = book
+        var data: Data?
+        if let id = book.transfer, let engine {
+            if handler != nil {
+                data = await detach(id)
+            } else {
+                do { try await engine.cancel(id) } catch { await discardIfCompleted(id) }
+                byTransfer[id] = nil
+            }
+        } else if case .resumeData(let given) = task.origin {
+            data = given
+        }
+        if let handler { deliver { [data] _, _ in handler(data) } }
+        complete(number, error: URLError.make(.cancelled, "cancelled", url: task.url, resumeData: data))
+    }
+
+    /// Stops a transfer and turns it into resume data; `nil` (and the bytes deleted) when they
+    /// cannot be resumed safely.
+    func detach(_ id: TransferID) async -> Data? {
+        guard let engine else { return nil }
+        byTransfer[id] = nil
+        var resume: ResumeData
+        do { resume = try await engine.detach(id) } catch {
+            await discardIfCompleted(id)
+            return nil
+        }
+        if resume.bytesOnDisk > 0, resume.validator.ifRange == nil {
+            try? FileManager.default.removeItem(at: resume.partialFile)
+            return nil
+        }
+        resume.tag = nil
+        return try? resume.encoded()
+    }
+
+    /// A transfer that finished while it was being stopped: its file is nobody's now.
+    private func discardIfCompleted(_ id: TransferID) async {
+        guard let engine, let snapshot = await engine.transfer(id), snapshot.state == .completed else { return }
+        try? FileManager.default.removeItem(at: snapshot.destination)
+        try? await engine.forget(id)
+    }
+
+    /// Fails the task with `timedOut` (and resume data) once ``ResumableURLSessionConfiguration/timeoutIntervalForResource`` passed.
+    private func deadline(for task: ResumableDownloadTask) -> Task<Void, Never>? {
+        let seconds = configuration.timeoutIntervalForResource
+        guard seconds.isFinite, seconds > 0, seconds < 365 * 24 * 3600 else { return nil }
+        let number = task.taskIdentifier
+        return Task { [weak self] in
+            guard (try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))) != nil else { return }
+            await self?.resourceTimedOut(number)
+        }
+    }
+
+    private func resourceTimedOut(_ number: Int) async {
+        guard var book = books[number], !book.finished, let task = tasks[number] else { return }
+        book.finished = true
+        books[number] = book
+        var data: Data?
+        if let id = book.transfer { data = await detach(id) }
+        let message = "the download took longer than \(configuration.timeoutIntervalForResource) s (timeoutIntervalForResource)"
+        complete(number, error: URLError.make(.timedOut, message, url: task.url, resumeData: data))
+    }
+
+    func tag(for task: ResumableDownloadTask) -> String {
+        TaskTag(task: task.taskIdentifier, description: task.taskDescription).encoded
+    }
+
+    /// Closes the engine and tells the delegate, once invalidation was asked and no task is left.
+    func finalizeIfDone() async {
+        guard invalidating, tasks.isEmpty, !finalized else { return }
+        finalized = true
+        await engine?.close()
+        if folders.isTemporary { try? FileManager.default.removeItem(at: folders.journal) }
+        let box = delegateBox
+        deliver { delegate, session in
+            delegate?.urlSession(session, didBecomeInvalidWithError: nil)
+            box.release()
+        }
+        session = nil
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Where a ``ResumableURLSession`` keeps its files.
+///
+/// ```
+/// <stateDirectory>/sessions/<identifier>/   a background session: journal, lock, task-identifier mark
+/// <stateDirectory>/sessions/<identifier>/downloads/   its partial and finished files
+/// <stateDirectory>/default/downloads/       default sessions' partial and finished files
+/// <temporary>/resumable-urlsession-<uuid>/  a default session's journal, removed when it is invalidated
+/// ```
+///
+/// Partial files live under the state folder, not in a temporary folder, so resume data still
+/// works in another process and after a reboot.
+struct SessionFolders: Sendable {
+    /// The state folder, symbolic links resolved.
+    let root: URL
+    /// The engine's folder (journal and lock).
+    let journal: URL
+    /// Where downloads are written.
+    let downloads: URL
+    /// Whether ``journal`` is removed at invalidation (a default session's).
+    let isTemporary: Bool
+
+    init(stateDirectory: URL, identifier: String?) {
+        root = stateDirectory.standardizedFileURL.resolvingSymlinksInPath()
+        if let identifier {
+            journal = root.appendingPathComponent("sessions", isDirectory: true)
+                .appendingPathComponent(identifier, isDirectory: true)
+            downloads = journal.appendingPathComponent("downloads", isDirectory: true)
+            isTemporary = false
+        } else {
+            journal = FileManager.default.temporaryDirectory
+                .appendingPathComponent("resumable-urlsession-\(UUID().uuidString.lowercased())", isDirectory: true)
+            downloads = root.appendingPathComponent("default/downloads", isDirectory: true)
+            isTemporary = true
+        }
+    }
+
+    /// A new file name for a download.
+    func newDestination() -> URL {
+        downloads.appendingPathComponent("\(UUID().uuidString.lowercased()).download")
+    }
+
+    /// Whether resume data's files are ones a session of this state folder made: a `.part` file
+    /// beside its destination, inside the state folder. Resume data is only trusted that far; it
+    /// could otherwise make the session truncate or overwrite any file the process can write.
+    func owns(partialFile: URL, destination: URL) -> Bool {
+        let partial = partialFile.standardizedFileURL
+        guard partial.path == destination.standardizedFileURL.path + ".part" else { return false }
+        let folder = partial.deletingLastPathComponent().resolvingSymlinksInPath().path
+        guard folder == root.path || folder.hasPrefix(root.path + "/") else { return false }
+        // The file itself may not be a link pointing elsewhere.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: partial.path)
+        return attributes?[.type] as? FileAttributeType != .typeSymbolicLink
+    }
+
+    /// The highest task identifier a background session has given a started task (0 if none).
+    func identifierMark() -> Int {
+        guard !isTemporary, let text = try? String(contentsOf: markFile, encoding: .utf8) else { return 0 }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Records `identifier` as given out, so a relaunched session never gives it out again.
+    func recordIdentifier(_ identifier: Int) {
+        guard !isTemporary, identifier > identifierMark() else { return }
+        let temporary = markFile.appendingPathExtension("new")
+        do {
+            try Data("\(identifier)\n".utf8).write(to: temporary)
+            _ = rename(temporary.path, markFile.path)
+        } catch {
+            // Not fatal: identifiers then restart from the highest one the journal holds.
+        }
+    }
+
+    private var markFile: URL { journal.appendingPathComponent("task-identifiers") }
+
+    /// Removes partial and finished files older than `lifetime` that no transfer uses: what is
+    /// left of resume data never used, and of processes that died.
+    func sweep(keeping inUse: Set<String>, olderThan lifetime: TimeInterval) -> Int {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: downloads.path) else { return 0 }
+        let cutoff = Date().addingTimeInterval(-lifetime)
+        var removed = 0
+        for name in names where name.hasSuffix(".part") || name.hasSuffix(".download") {
+            let path = downloads.appendingPathComponent(name).path
+            guard !inUse.contains(path),
+                let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                modified < cutoff
+            else { continue }
+            if (try? manager.removeItem(atPath: path)) != nil { removed += 1 }
+        }
+        return removed
+    }
+}
