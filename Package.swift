@@ -92,6 +92,13 @@ let package = Package(
             path: "Benchmarks/Sources/transfer-bench"
         ),
         .executableTarget(name: "urlsession-bench", path: "Benchmarks/Sources/urlsession-bench"),
+        // The example of issue 11: Apple's tutorial download service, ported by renaming four types.
+        .target(
+            name: "DownloadService", dependencies: ["Transfers"], path: "Examples/DownloadService/Sources/DownloadService"),
+        .executableTarget(
+            name: "download-service",
+            dependencies: ["DownloadService", "Transfers", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/DownloadService/Sources/download-service"),
         .target(
             name: "TestSupport",
             dependencies: [
