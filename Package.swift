@@ -147,6 +147,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "DownloadServiceExampleTests",
+            dependencies: ["DownloadService", "Transfers", "TestSupport", "DemoCatalog"],
+            path: "Examples/DownloadService/Tests/DownloadServiceExampleTests"),
+        .testTarget(
             name: "halftunesTests",
             dependencies: ["DemoCatalog", "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),

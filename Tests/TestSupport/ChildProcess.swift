@@ -116,22 +116,26 @@ public final class ChildProcess: Sendable {
 public enum BuiltProducts {
     /// The built `halftunes` executable.
     public static var halftunes: URL {
-        get throws {
-            let candidates = [
-                Bundle.main.bundleURL,
-                Bundle.main.bundleURL.deletingLastPathComponent(),
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            ]
-            for folder in candidates {
-                let url = folder.appendingPathComponent("halftunes")
-                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-            }
-            throw MissingProduct(searched: candidates.map(\.path))
+        get throws { try executable("halftunes") }
+    }
+
+    /// A built executable of the package, by product name.
+    public static func executable(_ name: String) throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        for folder in candidates {
+            let url = folder.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
+        throw MissingProduct(name: name, searched: candidates.map(\.path))
     }
 
     struct MissingProduct: Error, CustomStringConvertible {
+        let name: String
         let searched: [String]
-        var description: String { "halftunes is not built; looked in \(searched.joined(separator: ", "))" }
+        var description: String { "\(name) is not built (swift build builds it); looked in \(searched.joined(separator: ", "))" }
     }
 }

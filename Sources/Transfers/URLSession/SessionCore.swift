@@ -109,6 +109,11 @@ actor SessionCore {
         var highest = 0
         for snapshot in await engine.transfers() {
             guard let tag = TaskTag(snapshot.tag), snapshot.state != .cancelled else { continue }
+            if snapshot.state == .completed, !FileManager.default.fileExists(atPath: snapshot.destination.path) {
+                // Delivered just before the process ended, before the journal forgot it.
+                try? await engine.forget(snapshot.id)
+                continue
+            }
             var request = URLRequest(url: snapshot.url)
             for (name, value) in snapshot.requestHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
             var status = ResumableDownloadTask.Status()
