@@ -1,0 +1,90 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Cancelling, timing out and invalidating, as Apple documents them.
+@Suite("ResumableURLSession lifecycle", .timeLimit(.minutes(1)))
+struct ResumableURLSessionLifecycleTests {
+    @Test("cancel() deletes the bytes and completes with URLError.cancelled and no resume data")
+    func cancel() async throws {
+        try await withDemoCatalog { catalog, base in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 500_000), for: 1017)
+            try await withTemporaryDirectory { folder in
+                try await withResumableSession(in: folder) { session, recorder in
+                    let task = session.downloadTask(with: previewURL(base, 1017))
+                    task.resume()
+                    await recorder.wrote(task, atLeast: 50_000)
+                    task.cancel()
+                    #expect(task.state == .canceling)
+                    let error = try #require(await recorder.completion(of: task) as? URLError)
+                    #expect(error.code == .cancelled)
+                    #expect(error.downloadTaskResumeData == nil)
+                    #expect(task.state == .completed)
+                    #expect(filesIn(folder.appendingPathComponent("state")).isEmpty)
+                    // A second cancel, and resume data asked of an ended task, change nothing.
+                    task.cancel()
+                    let data = await withCheckedContinuation { continuation in
+                        task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+                    }
+                    #expect(data == nil)
+                }
+            }
+        }
+    }
+
+    @Test("timeoutIntervalForResource ends a slow download with timedOut, carrying resume data")
+    func resourceTimeout() async throws {
+        try await withDemoCatalog { catalog, base in
+            // About 13 s for the whole preview at this rate; the limit is a fraction of that.
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1018)
+            try await withTemporaryDirectory { folder in
+                try await withResumableSession(in: folder, { $0.timeoutIntervalForResource = 0.5 }) { session, recorder in
+                    let task = session.downloadTask(with: previewURL(base, 1018))
+                    task.resume()
+                    let error = try #require(await recorder.completion(of: task) as? URLError)
+                    #expect(error.code == .timedOut)
+                    #expect(error.downloadTaskResumeData != nil)
+                }
+            }
+        }
+    }
+
+    @Test("finishTasksAndInvalidate lets running tasks finish, refuses new ones, then reports invalidation once")
+    func finishAndInvalidate() async throws {
+        try await withDemoCatalog { catalog, base in
+            let preview = try #require(catalog.preview(for: 1019))
+            try await withTemporaryDirectory { folder in
+                let configuration = ResumableURLSessionConfiguration.default
+                configuration.stateDirectory = folder
+                let recorder = DelegateRecorder()
+                let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
+                let task = session.downloadTask(with: previewURL(base, 1019))
+                task.resume()
+                session.finishTasksAndInvalidate()
+                let late = session.downloadTask(with: previewURL(base, 1020))
+                #expect(late.state == .completed)
+                #expect((late.error as? URLError)?.code == .cancelled)
+                _ = await recorder.first { if case .invalid = $0 { true } else { false } }
+                let file = try #require(recorder.file(of: task))
+                #expect(file == preview.data)
+                let order = recorder.calls.compactMap { call -> String? in
+                    switch call {
+                    case .finished: "finished"
+                    case .completed(_, let error): error == nil ? "completed" : "failed"
+                    case .invalid(let error): error == nil ? "invalid" : "invalid with error"
+                    default: nil
+                    }
+                }
+                #expect(order == ["finished", "completed", "invalid"])
+                #expect(session.delegate == nil)
+            }
+        }
+    }
+}
