@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import Transfers
 
-/// `transfer-bench URL-LIST OUTPUT-DIR [--concurrency N]`: downloads every URL in the list (one per
-/// line) with the HalfTunes transfer engine, then prints one JSON line: bytes, seconds, peak RSS.
+/// `transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--resumable]`: downloads every URL in the
+/// list (one per line) with the HalfTunes transfer engine, then prints one JSON line: bytes, seconds,
+/// peak RSS. With `--resumable` the same engine is driven through ResumableURLSession, the
+/// URLSession-shaped layer, as an app ported from Apple's URLSession would.
 @main
 struct TransferBench {
     static func main() async throws {
@@ -26,14 +28,28 @@ struct TransferBench {
             durability = .processCrash
             arguments.remove(at: index)
         }
+        var resumable = false
+        if let index = arguments.firstIndex(of: "--resumable") {
+            resumable = true
+            arguments.remove(at: index)
+        }
         guard arguments.count == 2 else {
             FileHandle.standardError.write(
-                Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush]\n".utf8))
+                Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush] [--resumable]\n".utf8))
             exit(2)
         }
         let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
             .split(separator: "\n").compactMap { URL(string: String($0)) }
         let output = URL(fileURLWithPath: arguments[1])
+        if resumable {
+            let started = ContinuousClock.now
+            // Blocks the main thread, as a ported command-line app does; the session works on other threads.
+            let (bytes, failed) = ResumableBench.run(urls: urls, output: output, concurrency: concurrency, durability: durability)
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":-1}"#)
+            return
+        }
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let state = output.appendingPathComponent(".bench-session")
