@@ -76,13 +76,19 @@ extension TransferSession {
         do {
             switch outcome {
             case .completed(let bytes):
-                try apply(.complete, to: id) { record in
+                let destination = URL(fileURLWithPath: records[id]!.destination)
+                let complete: (inout TransferRecord) -> Void = { record in
                     record.receivedBytes = bytes
                     record.durableBytes = bytes
                     record.expectedBytes = bytes
                     record.setFailure(nil)
                 }
-                hub.emit(.completed(id, location: URL(fileURLWithPath: records[id]!.destination)))
+                if configuration.forgetsCompletedTransfers {
+                    try retire(.complete, id, update: complete)
+                } else {
+                    try apply(.complete, to: id, update: complete)
+                }
+                hub.emit(.completed(id, location: destination))
             case .failed(let error):
                 let partial = records[id]!.partialFile
                 if error.isPermanent { unlink(partial) }

@@ -168,9 +168,24 @@ public actor TransferSession {
         return record
     }
 
-    func resumeWaiters(_ id: TransferID) {
+    /// Moves a transfer to the state `action` leads to and lets it leave the session, with one
+    /// journal write (the delete): for sessions that keep no history of finished transfers.
+    func retire(_ action: TransferAction, _ id: TransferID, update: (inout TransferRecord) -> Void) throws(TransferError) {
+        var record = try record(id)
+        guard let next = TransferStateMachine.next(record.transferState, on: action) else {
+            throw .invalidState(id, record.transferState, action.rawValue)
+        }
+        record.state = next.rawValue
+        update(&record)
+        try journal.delete(id)
+        records[id] = nil
+        hub.emit(.stateChanged(id, next))
+        resumeWaiters(id, with: record.snapshot)
+    }
+
+    func resumeWaiters(_ id: TransferID, with final: TransferSnapshot? = nil) {
         guard let continuations = waiters.removeValue(forKey: id) else { return }
-        let snapshot = records[id]?.snapshot
+        let snapshot = final ?? records[id]?.snapshot
             ?? TransferSnapshot(
                 id: id, url: URL(fileURLWithPath: "/"), destination: URL(fileURLWithPath: "/"), tag: nil,
                 state: .cancelled, receivedBytes: 0, expectedBytes: nil, failure: nil, contentType: nil)

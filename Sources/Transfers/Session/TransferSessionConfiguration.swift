@@ -25,6 +25,11 @@ public struct TransferSessionConfiguration: Sendable {
     /// Whether queued transfers start by themselves. A process that only inspects or edits the
     /// session (a `list` or `pause` command) opens it with `false`, so nothing downloads meanwhile.
     public var startsTransfers: Bool
+    /// Whether a completed transfer leaves the session (and its journal) as it completes, in the
+    /// same journal write, instead of staying listed until ``TransferSession/forget(_:)``. For a
+    /// caller that takes each file as it is reported and needs no history (ResumableURLSession's
+    /// default sessions).
+    public var forgetsCompletedTransfers: Bool
 
     /// Creates a configuration.
     public init(
@@ -37,7 +42,8 @@ public struct TransferSessionConfiguration: Sendable {
         checkpointBytes: Int64 = 64 << 20,
         durability: Durability = .powerLoss,
         maxRedirects: Int = 10,
-        startsTransfers: Bool = true
+        startsTransfers: Bool = true,
+        forgetsCompletedTransfers: Bool = false
     ) {
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.maxTransfersPerHost = maxTransfersPerHost
@@ -49,6 +55,7 @@ public struct TransferSessionConfiguration: Sendable {
         self.durability = durability
         self.maxRedirects = maxRedirects
         self.startsTransfers = startsTransfers
+        self.forgetsCompletedTransfers = forgetsCompletedTransfers
     }
 
     func makeHTTPClient() -> HTTPClient {

@@ -133,13 +133,17 @@ public final class ResumableURLSessionConfiguration: Sendable {
     }
 
     /// The engine's configuration for these settings.
+    ///
+    /// A default session's journal ends with its process, so a finished transfer leaves it as it
+    /// completes (one journal write saved per file). A background session keeps it until the
+    /// delegate has had the file, so a crash in between delivers it again at the next launch.
     var engineConfiguration: TransferSessionConfiguration {
         let settings = settings.withLock { $0 }
         let perHost = max(1, settings.httpMaximumConnectionsPerHost)
         return TransferSessionConfiguration(
             maxConcurrentTransfers: max(perHost, 16), maxTransfersPerHost: perHost, retryPolicy: settings.retryPolicy,
             stallTimeout: .milliseconds(Int64(max(0.001, settings.timeoutIntervalForRequest) * 1000)),
-            durability: settings.durability)
+            durability: settings.durability, forgetsCompletedTransfers: identifier == nil)
     }
 
     /// `$XDG_STATE_HOME/resumable-urlsession`, or `~/.local/state/resumable-urlsession`.

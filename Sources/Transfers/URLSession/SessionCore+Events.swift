@@ -91,15 +91,18 @@ extension SessionCore {
         task.progress.totalUnitCount = size
         task.progress.completedUnitCount = size
         byTransfer[id] = nil
+        // A default session's engine has dropped the transfer already (it keeps no history).
+        let keptByEngine = !folders.isTemporary
         deliver { delegate, session in
             if let handler = task.completion {
                 handler(location, response, nil)
             } else {
                 delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: location)
             }
-            try? FileManager.default.removeItem(at: location)
+            // Usually moved away by now; unlink, not FileManager, so that costs no thrown error.
+            unlink(location.path)
             if task.completion == nil { delegate?.urlSession(session, task: task, didCompleteWithError: nil) }
-            Task { try? await engine?.forget(id) }
+            if keptByEngine { Task { try? await engine?.forget(id) } }
         }
         finish(number)
     }

@@ -147,6 +147,8 @@ actor SessionCore {
         let inUse = Set(await engine.transfers().flatMap { [$0.destination.path, $0.destination.path + ".part"] })
         let swept = folders.sweep(keeping: inUse, olderThan: configuration.resumeDataLifetime)
         if swept > 0 { logger.info("removed expired partial files", metadata: ["count": "\(swept)"]) }
+        let abandoned = folders.sweepAbandonedJournals()
+        if abandoned > 0 { logger.info("removed journals of ended processes", metadata: ["count": "\(abandoned)"]) }
     }
 
     // MARK: - Commands

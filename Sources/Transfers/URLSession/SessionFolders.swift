@@ -74,6 +74,27 @@ struct SessionFolders: Sendable {
 
     private var markFile: URL { journal.appendingPathComponent("task-identifiers") }
 
+    /// Removes the temporary journals of default sessions whose process ended without invalidating
+    /// them: folders whose lock no process holds (the kernel releases a dead owner's `flock`).
+    func sweepAbandonedJournals() -> Int {
+        guard isTemporary else { return 0 }
+        let temporary = journal.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix("resumable-urlsession-") {
+            let folder = temporary.appendingPathComponent(name)
+            // A folder younger than a minute may belong to a process that is still taking its lock.
+            let created = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date
+            guard folder.path != journal.path, let created, created < Date().addingTimeInterval(-60) else { continue }
+            let descriptor = open(folder.appendingPathComponent("session.lock").path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            let abandoned = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            close(descriptor)
+            if abandoned, (try? FileManager.default.removeItem(at: folder)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     /// Removes partial and finished files older than `lifetime` that no transfer uses: what is
     /// left of resume data never used, and of processes that died.
     func sweep(keeping inUse: Set<String>, olderThan lifetime: TimeInterval) -> Int {
