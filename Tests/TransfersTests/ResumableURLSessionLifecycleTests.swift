@@ -1,5 +1,6 @@
 import DemoCatalog
 import Foundation
+import Hummingbird
 import TestSupport
 import Testing
 
@@ -84,6 +85,48 @@ struct ResumableURLSessionLifecycleTests {
                 }
                 #expect(order == ["finished", "completed", "invalid"])
                 #expect(session.delegate == nil)
+            }
+        }
+    }
+}
+
+/// A server that sends a body slowly and without validators (no ETag, no Last-Modified).
+private func withUnvalidatedServer<T>(size: Int, _ body: (URL, Data) async throws -> T) async throws -> T {
+    let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let router = Router()
+    router.get("/plain.bin") { _, _ -> Response in
+        Response(
+            status: .ok, headers: [.contentLength: "\(size)", .contentType: "application/octet-stream"],
+            body: ResponseBody(contentLength: size) { writer in
+                for start in stride(from: 0, to: size, by: 16_384) {
+                    try await writer.write(ByteBuffer(bytes: data[start..<min(start + 16_384, size)]))
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await writer.finish(nil)
+            })
+    }
+    return try await withTestServer(router) { base in try await body(base.appendingPathComponent("plain.bin"), data) }
+}
+
+@Suite("ResumableURLSession without validators", .timeLimit(.minutes(1)))
+struct UnvalidatedResumeTests {
+    @Test("bytes that arrived without a validator cannot be resumed safely: nil resume data, nothing left on disk")
+    func noValidator() async throws {
+        try await withUnvalidatedServer(size: 1_000_000) { url, _ in
+            try await withTemporaryDirectory { folder in
+                try await withResumableSession(in: folder) { session, recorder in
+                    let task = session.downloadTask(with: url)
+                    task.resume()
+                    await recorder.wrote(task, atLeast: 50_000)
+                    let data = await withCheckedContinuation { continuation in
+                        task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+                    }
+                    #expect(data == nil)
+                    let error = try #require(await recorder.completion(of: task) as? URLError)
+                    #expect(error.code == .cancelled)
+                    #expect(error.downloadTaskResumeData == nil)
+                    #expect(filesIn(folder.appendingPathComponent("state")).isEmpty)
+                }
             }
         }
     }

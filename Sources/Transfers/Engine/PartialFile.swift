@@ -73,6 +73,14 @@ final class PartialFile {
         guard fdatasync(descriptor) == 0 else { throw error("flush", path) }
     }
 
+    /// Flushes a closed partial file's bytes to the device (nothing to do when it does not exist).
+    static func sync(path: String) throws(TransferError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { Foundation.close(descriptor) }
+        try sync(descriptor: descriptor, path: path)
+    }
+
     /// Closes the file (again is harmless).
     func close() {
         guard descriptor >= 0 else { return }

@@ -102,9 +102,11 @@ extension TransferSession {
     /// file stays on disk for whoever holds the resume data (``resume(with:)``, here or in another
     /// process). What URLSession's `cancel(byProducingResumeData:)` does.
     ///
-    /// Waits until the transfer has stopped writing, so the resume data's byte count is exact.
+    /// Waits until the transfer has stopped writing, so the resume data's byte count is exact;
+    /// with ``Durability/powerLoss`` the bytes are flushed first, so the data holds after a power cut.
     public func detach(_ id: TransferID) async throws(TransferError) -> ResumeData {
         let data = try await pause(id)
+        if configuration.durability.flushes, data.bytesOnDisk > 0 { try PartialFile.sync(path: data.partialFile.path) }
         records[id] = nil
         try journal.delete(id)
         resumeWaiters(id)
