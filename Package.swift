@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ITunesSearch", targets: ["ITunesSearch"]),
         .library(name: "Transfers", targets: ["Transfers"]),
+        .library(name: "NetworkBasics", targets: ["NetworkBasics"]),
         .library(name: "HalfTunesKit", targets: ["HalfTunesKit"]),
         .library(name: "HalfTunesWeb", targets: ["HalfTunesWeb"]),
         .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
@@ -24,9 +25,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
+        // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock.
+        .target(name: "NetworkBasics"),
         .target(
             name: "ITunesSearch",
             dependencies: [
+                "NetworkBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -36,6 +40,7 @@ let package = Package(
         .target(
             name: "Transfers",
             dependencies: [
+                "NetworkBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -47,7 +52,7 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "Transfers",
+                "ITunesSearch", "Transfers", "NetworkBasics",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,8 +60,11 @@ let package = Package(
         .target(
             name: "HalfTunesWeb",
             dependencies: [
-                "HalfTunesKit", "ITunesSearch", "Transfers",
+                "HalfTunesKit", "ITunesSearch", "NetworkBasics",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,6 +136,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
+        .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics"]),
         .testTarget(
             name: "HalfTunesWebTests",
             dependencies: [

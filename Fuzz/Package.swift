@@ -8,7 +8,9 @@ import PackageDescription
 let package = Package(
     name: "HalfTunesFuzz",
     targets: [
-        .executableTarget(name: "FuzzCatalogDecoder"),
+        // The part of NetworkBasics the decoder uses (its URL policy), from the project's own files.
+        .target(name: "NetworkBasics"),
+        .executableTarget(name: "FuzzCatalogDecoder", dependencies: ["NetworkBasics"]),
         .executableTarget(name: "FuzzRanges"),
     ],
     swiftLanguageModes: [.v6]

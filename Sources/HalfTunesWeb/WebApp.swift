@@ -13,7 +13,8 @@ public struct WebApp: Sendable {
     public let catalog: ITunesCatalog
     /// The per-process secret that state-changing requests must carry (CSRF).
     public let token: String
-    let tracks = TrackDirectory()
+    /// What every handler acts through.
+    let control: LocalDownloadControl
     let assets: StaticAssets
     let logger: Logger
 
@@ -23,6 +24,7 @@ public struct WebApp: Sendable {
         self.catalog = catalog
         self.token = token
         self.logger = logger
+        self.control = LocalDownloadControl(service: service, catalog: { catalog }, logger: logger)
         self.assets = try StaticAssets.load()
     }
 
@@ -53,7 +55,7 @@ public struct WebApp: Sendable {
     func makeRouter(host: String, port: PortBox) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: LazyGuard(host: host, port: port, token: token))
-        router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: ErrorMiddleware())
         addPageRoutes(to: router)
         addAPIRoutes(to: router)
         addEventRoutes(to: router)

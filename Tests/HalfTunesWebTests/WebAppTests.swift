@@ -69,7 +69,7 @@ struct WebAppTests {
             let first = try await request(url, "/api/search?term=love")
             let results = try #require(first.json?["results"] as? [[String: Any]])
             #expect(results.count == 5)
-            #expect(results.allSatisfy { $0["state"] as? String == "none" })
+            #expect(results.allSatisfy { $0["state"] as? String == "notDownloaded" })
             let start = try await request(url, "/api/downloads/1001", method: .POST, headers: allowed(url, web))
             #expect(start.status == 200)
             // Poll the API (not the clock) until the download lands in the library.
@@ -95,7 +95,7 @@ struct WebAppTests {
         try await withWebApp(catalogURL: URL(string: "http://127.0.0.1:9")!) { url, _, _, _ in
             let answer = try await request(url, "/api/search?term=love")
             #expect(answer.status == 502)
-            #expect((answer.json?["error"] as? String)?.contains("cannot reach the catalog") == true)
+            #expect((answer.json?["message"] as? String)?.contains("cannot reach the catalog") == true)
             let empty = try await request(url, "/api/search?term=")
             #expect(empty.status == 400)
         }

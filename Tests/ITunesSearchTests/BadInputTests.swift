@@ -65,25 +65,3 @@ struct BadInputTests {
         #expect(decodes(body))
     }
 }
-
-@Suite("Preview URL policy (pure)")
-struct PreviewPolicyTests {
-    @Test("a public catalog may not send HalfTunes to this machine or the local network", arguments: [
-        "http://127.0.0.1/x.m4a", "http://localhost:8080/x", "http://10.0.0.1/x", "http://192.168.1.1/x",
-        "http://172.16.5.4/x", "http://169.254.169.254/latest/meta-data", "http://[::1]/x", "http://0.0.0.0/x",
-        "http://printer.local/x", "https://user:secret@audio.example.com/x.m4a", "ftp://audio.example.com/x",
-        "file:///etc/passwd",
-    ])
-    func refused(url: String) {
-        #expect(!PreviewPolicy.allows(URL(string: url)!, catalogHost: "itunes.apple.com"))
-    }
-
-    @Test("public previews are fine; a catalog on this machine may point at this machine")
-    func allowed() {
-        let public1 = URL(string: "https://audio-ssl.itunes.apple.com/itunes-assets/x.p.m4a?accessKey=1")!
-        #expect(PreviewPolicy.allows(public1, catalogHost: "itunes.apple.com"))
-        #expect(PreviewPolicy.allows(URL(string: "http://172.32.0.1/x")!, catalogHost: "itunes.apple.com"))
-        #expect(PreviewPolicy.allows(URL(string: "http://127.0.0.1:9000/previews/1.wav")!, catalogHost: "127.0.0.1"))
-        #expect(!PreviewPolicy.allows(URL(string: "http://u:p@127.0.0.1:9000/x")!, catalogHost: "127.0.0.1"))
-    }
-}

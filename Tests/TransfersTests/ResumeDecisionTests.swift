@@ -96,13 +96,4 @@ struct ResumeDecisionTests {
             #expect(ContentRange(bad) == nil, "\(bad) should not parse")
         }
     }
-
-    @Test("Retry-After: seconds or an HTTP date")
-    func retryAfter() {
-        #expect(RetryAfter.parse("7") == .seconds(7))
-        #expect(RetryAfter.parse(nil) == nil)
-        #expect(RetryAfter.parse("soon") == nil)
-        let now = Date(timeIntervalSince1970: 1_000_000)
-        #expect(RetryAfter.parse("Mon, 12 Jan 1970 13:47:00 GMT", now: now) == .seconds(20))
-    }
 }

@@ -140,7 +140,8 @@ def test_errors_show_in_the_page(demo, browser):
     expect(row(page, "Deck Chairs").get_by_text("No preview")).to_be_visible()
     page.route("**/api/search*", lambda route: route.fulfill(
         status=502, content_type="application/json",
-        body=json.dumps({"error": "cannot reach the catalog at itunes.apple.com: connection refused"})))
+        body=json.dumps({"v": 1, "code": "upstreamFailure",
+                         "message": "cannot reach the catalog at itunes.apple.com: connection refused"})))
     search(page, "anything")
     expect(page.get_by_role("alert")).to_have_text("cannot reach the catalog at itunes.apple.com: connection refused")
 

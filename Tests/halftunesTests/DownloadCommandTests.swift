@@ -27,7 +27,7 @@ struct DownloadCommandTests {
                 let events = ndjson(result.stdout)
                 let completed = events.filter { $0["event"] as? String == "completed" }
                 #expect(Set(completed.compactMap { $0["id"] as? Int }) == [1001, 1019])
-                #expect(events.contains { $0["event"] as? String == "progress" && $0["total"] as? Int == 1_323_044 })
+                #expect(events.contains { $0["event"] as? String == "progress" && $0["expectedBytes"] as? Int == 1_323_044 })
                 let library = home.appendingPathComponent("library")
                 #expect(filesIn(library) == ["The Paper Lanterns - Love in the Harbour [1001].wav", "さくらバンド - ラブソング [1019].wav"])
                 for (id, name) in [(1001, "The Paper Lanterns - Love in the Harbour [1001].wav"), (1019, "さくらバンド - ラブソング [1019].wav")] {
@@ -41,7 +41,8 @@ struct DownloadCommandTests {
                 let list = try await halftunes(["list", "--json"], home: home, catalog: url)
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
                 let items = try #require(object["library"] as? [[String: Any]])
-                #expect(Set(items.compactMap { ($0["track"] as? [String: Any])?["id"] as? Int }) == [1001, 1019])
+                #expect(Set(items.compactMap { $0["id"] as? Int }) == [1001, 1019])
+                #expect(items.allSatisfy { $0["state"] as? String == "downloaded" && $0["v"] as? Int == 1 })
                 #expect(items.allSatisfy { ($0["file"] as? String)?.hasPrefix(library.path) == true })
             }
         }
@@ -59,19 +60,19 @@ struct DownloadCommandTests {
         }
     }
 
-    @Test("failures: unknown id, a track without a preview, a 404 preview; one line each, non-zero exit")
+    @Test("failures: unknown id, a track without a preview, a 404 preview; one line each, each its exit status")
     func failures() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
                 let unknown = try await halftunes(["download", "424242"], home: home, catalog: url)
-                #expect(unknown.status == 1)
+                #expect(unknown.status == 3)  // not found
                 #expect(unknown.stderr == "halftunes: the catalog has no track 424242\n")
                 let noPreview = try await halftunes(["download", "1010"], home: home, catalog: url)
-                #expect(noPreview.status == 1)
+                #expect(noPreview.status == 2)  // bad input
                 #expect(noPreview.stderr.contains("has no preview"))
                 catalog.setFaults(PreviewFaults(failure: (404, 1)), for: 1003)
                 let gone = try await halftunes(["download", "1003", "--json"], home: home, catalog: url)
-                #expect(gone.status == 1)
+                #expect(gone.status == 8)  // a download failed
                 let failed = ndjson(gone.stdout).first { $0["event"] as? String == "failed" }
                 #expect((failed?["reason"] as? String)?.contains("HTTP 404") == true)
                 #expect(filesIn(home.appendingPathComponent("library")).isEmpty)
@@ -90,7 +91,7 @@ struct DownloadCommandTests {
                 let first = try ChildProcess(binary, ["download", "1005", "--json"], environment: environment)
                 let reached = await first.waitForLine { line -> Int? in
                     guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                        object["event"] as? String == "progress", let received = object["received"] as? Int,
+                        object["event"] as? String == "progress", let received = object["receivedBytes"] as? Int,
                         received >= 400_000
                     else { return nil }
                     return received
@@ -129,13 +130,13 @@ struct DownloadCommandTests {
                 _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 // While the download runs, another process cannot open the session.
                 let locked = try await halftunes(["pause", "1006"], home: home, catalog: url)
-                #expect(locked.status == 1)
+                #expect(locked.status == 4)  // conflict: the session is in use
                 #expect(locked.stderr.contains("in use by process \(running.pid)"))
                 // Ctrl-C pauses and keeps the partial data.
                 running.signal(SIGINT)
                 let interrupted = await running.wait()
                 #expect(interrupted.status == 130)
-                #expect(interrupted.stdout.contains("Paused"))
+                #expect(interrupted.stderr.contains("Paused"))
 
                 let list = try await halftunes(["list", "--json"], home: home, catalog: url)
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
@@ -162,7 +163,7 @@ struct DownloadCommandTests {
                 #expect(cancelled.status == 0, "\(cancelled.stderr)")
                 #expect(filesIn(home.appendingPathComponent("library")) == files)
                 let unknown = try await halftunes(["cancel", "1007"], home: home, catalog: url)
-                #expect(unknown.status == 1)
+                #expect(unknown.status == 3)  // not found
                 #expect(unknown.stderr == "halftunes: track 1007 is not being downloaded\n")
             }
         }

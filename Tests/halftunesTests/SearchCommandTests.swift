@@ -38,12 +38,12 @@ struct SearchCommandTests {
         }
     }
 
-    @Test("--json prints an array with the documented fields")
+    @Test("--json prints the search results document with the documented fields")
     func json() async throws {
         try await withDemoCatalog { catalog, url in
             let result = try await halftunes(["search", "love", "--json", "--limit", "3", "--catalog", url.absoluteString])
             #expect(result.status == 0)
-            let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let array = try #require(results(result.stdout))
             let expected = Array(matching("love", in: catalog).prefix(3))
             #expect(array.compactMap { $0["id"] as? Int } == expected.map(\.id))
             for (object, track) in zip(array, expected) {
@@ -62,7 +62,7 @@ struct SearchCommandTests {
         try await withDemoCatalog { _, url in
             let result = try await halftunes(["search", "ラブ", "--json"], environment: ["HALFTUNES_CATALOG": url.absoluteString])
             #expect(result.status == 0)
-            let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let array = try #require(results(result.stdout))
             #expect(array.map { $0["name"] as? String } == ["ラブソング"])
         }
     }
@@ -74,9 +74,10 @@ struct SearchCommandTests {
             let table = try await halftunes(["search", track.name, "--catalog", url.absoluteString])
             #expect(table.stdout.contains("\(track.name) (no preview)"))
             let json = try await halftunes(["search", track.name, "--json", "--catalog", url.absoluteString])
-            let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            let array = try #require(results(json.stdout))
             #expect(array.first?["downloadable"] as? Bool == false)
-            #expect(array.first?["previewURL"] is NSNull)
+            #expect(array.first?["previewURL"] == nil)
+            #expect(array.first?["state"] as? String == "notDownloaded")
         }
     }
 
@@ -87,7 +88,7 @@ struct SearchCommandTests {
             #expect(result.status == 0)
             #expect(result.stdout == "No songs found for \"zzzz\".\n")
             let json = try await halftunes(["search", "zzzz", "--json", "--catalog", url.absoluteString])
-            #expect(json.stdout == "[]\n")
+            #expect(json.stdout == #"{"results":[],"v":1}"# + "\n")
         }
     }
 
@@ -122,10 +123,16 @@ struct DemoCatalogCommandTests {
         let catalogURL = try #require(url, "demo-catalog did not print its URL")
         let search = try await ChildProcess.run(binary, ["search", "fog horn", "--json", "--catalog", catalogURL])
         #expect(search.status == 0)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [[String: Any]])
+        let array = try #require(results(search.stdout))
         #expect(array.map { $0["name"] as? String } == ["Fog Horn"])
         server.signal(SIGTERM)
         let ended = await server.wait()
         #expect(ended.status == 0 && !ended.signaled)
     }
+}
+
+/// The `results` of a search document (`{"v":1,"results":[…]}`).
+private func results(_ stdout: String) -> [[String: Any]]? {
+    let object = try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
+    return object?["v"] as? Int == 1 ? object?["results"] as? [[String: Any]] : nil
 }

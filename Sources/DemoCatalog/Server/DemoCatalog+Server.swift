@@ -38,6 +38,13 @@ extension DemoCatalog {
         try await application(host: host, port: port, onReady: onReady).run()
     }
 
+    /// Runs the catalog until SIGINT or SIGTERM, then stops gracefully.
+    public func runUntilSignalled(
+        host: String = "127.0.0.1", port: Int = 0, onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) async throws {
+        try await application(host: host, port: port, onReady: onReady).runService()
+    }
+
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/search") { request, _ in self.search(request) }

@@ -2,7 +2,9 @@ import Foundation
 import ITunesSearch
 
 /// Where a track's download stands, as the app shows it.
-public enum DownloadState: String, Sendable, Hashable, Codable {
+public enum DownloadState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Never downloaded (or cancelled, or removed from the library).
+    case notDownloaded
     /// Waiting for a free slot.
     case queued
     /// Receiving bytes.
@@ -86,13 +88,6 @@ public enum DownloadEvent: Sendable, Hashable {
         case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _), .removed(let id): id
         }
     }
-}
-
-/// Why the app could not do what was asked, in one line.
-public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The explanation.
-    public let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// What a transfer's tag holds: the track it downloads.

@@ -67,7 +67,7 @@ public actor DownloadService {
     @discardableResult
     public func download(_ tracks: [Track]) async throws -> [DownloadStatus] {
         for track in tracks where !track.isDownloadable {
-            throw DownloadError("\"\(track.name)\" (\(track.id)) has no preview to download")
+            throw DownloadError(.badInput, "\"\(track.name)\" (\(track.id)) has no preview to download")
         }
         var statuses: [DownloadStatus] = []
         for track in tracks {
@@ -111,7 +111,7 @@ public actor DownloadService {
     /// Removes a track from the library, deleting its file.
     public func remove(trackID: Int) async throws {
         guard let item = try library.item(id: trackID) else {
-            throw DownloadError("track \(trackID) is not in the library")
+            throw DownloadError(.notFound, "track \(trackID) is not in the library")
         }
         let file = library.url(of: item)
         if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
@@ -161,7 +161,7 @@ public actor DownloadService {
     // MARK: - Internals
 
     func transfer(of trackID: Int) throws -> TransferID {
-        guard let id = transfersByTrack[trackID] else { throw DownloadError("track \(trackID) is not being downloaded") }
+        guard let id = transfersByTrack[trackID] else { throw DownloadError(.notFound, "track \(trackID) is not being downloaded") }
         return id
     }
 

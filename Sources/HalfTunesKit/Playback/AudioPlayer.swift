@@ -31,6 +31,6 @@ public struct AudioPlayer: Sendable, Hashable {
             }
         }
         let choices = isWAV ? "mpv, ffplay (ffmpeg), paplay (pulseaudio-utils) or aplay (alsa-utils)" : "mpv or ffplay (ffmpeg)"
-        throw DownloadError("no audio player found: install \(choices), e.g. apt-get install mpv")
+        throw DownloadError(.internalError, "no audio player found: install \(choices), e.g. apt-get install mpv")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ITunesSearch
+import NetworkBasics
 
 /// Which catalog HalfTunes talks to: `--catalog URL`, else `HALFTUNES_CATALOG`, else the live
 /// iTunes API.
@@ -14,16 +15,11 @@ public enum CatalogSetting {
     ) throws(SettingError) -> CatalogConfiguration {
         let chosen = [explicit, environment["HALFTUNES_CATALOG"]].compactMap { $0 }.first { !$0.isEmpty }
         guard let chosen else { return CatalogConfiguration() }
-        guard let url = URL(string: chosen), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        guard let url = URL(string: chosen), URLPolicy.problem(with: url) == nil, let host = url.host
         else { throw SettingError("the catalog URL must look like https://host[:port], not \"\(chosen)\"") }
         var configuration = CatalogConfiguration(baseURL: url)
-        if isLoopback(host) { configuration.callsPerMinute = nil }
+        if HostClass(host) == .loopback { configuration.callsPerMinute = nil }
         return configuration
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 }
 

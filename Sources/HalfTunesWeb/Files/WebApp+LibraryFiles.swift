@@ -13,16 +13,15 @@ extension WebApp {
             "wav": MediaType(type: .audio, subType: "wav"), "m4a": MediaType(type: .audio, subType: "mp4"),
             "aac": MediaType(type: .audio, subType: "aac"), "mp3": MediaType(type: .audio, subType: "mpeg"),
         ])
-        router.on("/library/:id", method: .get) { request, context in try await serveLibraryFile(request, context, files) }
-        router.on("/library/:id", method: .head) { request, context in try await serveLibraryFile(request, context, files) }
+        let path = RouterPath(APIRoute.Pattern.file.path)
+        router.on(path, method: .get) { request, context in try await serveLibraryFile(request, context, files) }
+        router.on(path, method: .head) { request, context in try await serveLibraryFile(request, context, files) }
     }
 
     private func serveLibraryFile(
         _ request: Request, _ context: BasicRequestContext, _ files: FileMiddleware<BasicRequestContext, LocalFileSystem>
     ) async throws -> Response {
-        guard let file = try await service.file(of: try trackID(context)) else {
-            throw APIError(status: .notFound, message: "that track is not in the library")
-        }
+        let file = URL(fileURLWithPath: try await control.playTarget(try trackID(context)).file ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         head.path = "/" + encoded
@@ -32,7 +31,7 @@ extension WebApp {
                 throw HTTPError(.notFound)
             }
         } catch let error as HTTPError where error.status == .notFound {
-            throw APIError(status: .notFound, message: "that track's file is missing")
+            throw DownloadError(.notFound, "that track's file is missing")
         }
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import HalfTunesKit
 import Hummingbird
 
 /// The web app's front door: refuses requests that a browser could be tricked into sending.
@@ -43,7 +44,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     static var tokenHeader: HTTPField.Name { HTTPField.Name("X-HalfTunes-Token")! }
 
     private func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        APIError(status: status, message: message).response
+        ErrorMapping.response(DownloadError(.forbidden, message), status: status)
     }
 
     /// `scheme://host[:port]` of a URL.

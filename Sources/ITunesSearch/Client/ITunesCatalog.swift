@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NetworkBasics
 
 /// A client of the iTunes Search and Lookup APIs (or any server that speaks them, such as the
 /// DemoCatalog).
@@ -41,9 +42,9 @@ public actor ITunesCatalog {
         logger: Logger
     ) throws(CatalogError) where C.Duration == Duration {
         let url = configuration.baseURL
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty, url.query == nil
-        else { throw .invalidCatalogURL(url.absoluteString) }
+        guard URLPolicy.problem(with: url) == nil, let host = url.host, url.query == nil else {
+            throw .invalidCatalogURL(url.absoluteString)
+        }
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.configuration = configuration
@@ -122,17 +123,17 @@ public actor ITunesCatalog {
             let catalogHost = configuration.baseURL.host ?? ""
             let tracks = try SearchResponse.decodeTracks(from: data).map { track in
                 var track = track
-                if let url = track.previewURL, !PreviewPolicy.allows(url, catalogHost: catalogHost) {
+                if let url = track.previewURL, !URLPolicy.mayFetch(url, from: catalogHost) {
                     logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
                     track.previewURL = nil
                 }
-                if let url = track.artworkURL, !PreviewPolicy.allows(url, catalogHost: catalogHost) { track.artworkURL = nil }
+                if let url = track.artworkURL, !URLPolicy.mayFetch(url, from: catalogHost) { track.artworkURL = nil }
                 return track
             }
             cache.insert(tracks, for: url, at: time.now())
             return tracks
         case 403, 429:
-            let wait = retryAfter.flatMap(Int.init).map { Duration.seconds(max(1, $0)) }
+            let wait = RetryAfter.parse(retryAfter).map { max($0, .seconds(1)) }
             pacer?.block(until: time.now() + (wait ?? .seconds(60)))
             throw .rateLimited(status: status, retryAfter: wait)
         case 400..<500:
@@ -158,9 +159,4 @@ public actor ITunesCatalog {
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
+

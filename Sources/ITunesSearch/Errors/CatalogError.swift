@@ -36,6 +36,8 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// A one-line explanation for the user.
     public let message: String
+    /// How long to wait before calling again, when the catalog is rate limited.
+    public var retryAfter: Duration? = nil
 
     public var description: String { message }
 
@@ -48,7 +50,7 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             ?? "too many catalog requests in the last minute"
         let wait = retryAfter.map { "retry in \(Int($0.components.seconds.clamped(to: 1...3600))) s" }
             ?? "wait a minute and try again"
-        return CatalogError(code: .rateLimited, message: "\(cause); \(wait)")
+        return CatalogError(code: .rateLimited, message: "\(cause); \(wait)", retryAfter: retryAfter ?? .seconds(60))
     }
 
     static func badRequest(message: String) -> CatalogError {

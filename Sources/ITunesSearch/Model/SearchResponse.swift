@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 
 /// Decodes the body the iTunes Search and Lookup APIs answer with.
 ///
@@ -88,9 +89,7 @@ struct LenientResult: Decodable {
 
     /// Only http(s) URLs with a host: a catalog must never make HalfTunes open a file or odd scheme.
     static func webURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty
-        else { return nil }
+        guard let url = URL(string: string), URLPolicy.problem(with: url) == nil else { return nil }
         return url
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NetworkBasics
 
 /// Receives one response on the event loop and writes its body straight into the partial file.
 ///

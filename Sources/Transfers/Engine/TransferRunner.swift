@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NetworkBasics
 
 /// What a runner needs to know about one transfer.
 struct TransferJob: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 
 extension TransferSession {
     /// Queues a download of `url` to `destination`; it starts as soon as the limits allow.
@@ -207,10 +208,6 @@ extension TransferSession {
     }
 
     static func validate(_ url: URL) throws(TransferError) {
-        guard let scheme = url.scheme?.lowercased() else { throw .invalidURL(url.absoluteString, "it has no scheme") }
-        guard scheme == "http" || scheme == "https" else {
-            throw .invalidURL(url.absoluteString, "only http and https are supported, not \(scheme)")
-        }
-        guard let host = url.host, !host.isEmpty else { throw .invalidURL(url.absoluteString, "it has no host") }
+        if let problem = URLPolicy.problem(with: url) { throw .invalidURL(url.absoluteString, problem) }
     }
 }

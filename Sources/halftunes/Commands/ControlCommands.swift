@@ -11,9 +11,7 @@ struct PauseCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.act(
-                remote: { _ = try await $0.status(.POST, "/api/downloads/\(id)/pause") },
-                local: { try await $0.pause(trackID: id) })
+            _ = try await homeOptions.withControl(downloading: false) { try await $0.pause(id) }
             Terminal.write("Paused \(id).\n")
         }
     }
@@ -29,9 +27,7 @@ struct CancelCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.act(
-                remote: { try await $0.send(.DELETE, "/api/downloads/\(id)") },
-                local: { try await $0.cancel(trackID: id) })
+            try await homeOptions.withControl(downloading: false) { try await $0.cancel(id) }
             Terminal.write("Cancelled \(id).\n")
         }
     }
@@ -49,17 +45,25 @@ struct ResumeCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            if let server = homeOptions.runningServer {
-                try await server.follow(json: json) { [try await server.status(.POST, "/api/downloads/\(id)/resume")] }
-                return
+            try await homeOptions.withControl(downloading: true) { control in
+                try await ForegroundDownloads.run(control, json: json) { [try await control.resume(id)] }
             }
-            try await ForegroundDownloads.runLocally(try await homeOptions.openService(downloading: true), json: json) { service in
-                try await service.resume(trackID: id)
-                guard let status = try await service.status(trackID: id) else {
-                    throw Failure("track \(id) is not being downloaded")
-                }
-                return [status]
-            }
+        }
+    }
+}
+
+/// `halftunes remove ID`: removes a track from the library, deleting its file.
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a track from the library (deletes its file).")
+
+    @Argument(help: "The track id.") var id: Int
+    @OptionGroup var homeOptions: HomeOptions
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        try await reportingFailures {
+            try await homeOptions.withControl(downloading: false) { try await $0.remove(id) }
+            Terminal.write("Removed \(id) from the library.\n")
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DemoCatalog
-import Hummingbird
 import Logging
 
 /// `halftunes demo-catalog`: the offline catalog alone, for trying the command line with no network.
@@ -26,10 +25,9 @@ struct DemoCatalogCommand: AsyncParsableCommand {
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
         throttle.apply(to: catalog)
         try await reportingFailures {
-            try await catalog.application(host: host, port: port) { url in
+            try await catalog.runUntilSignalled(host: host, port: port) { url in
                 Terminal.write("DemoCatalog at \(url)\nTry: halftunes search love --catalog \(url)\n")
             }
-            .runService()
         }
     }
 }

@@ -13,11 +13,9 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            guard let (item, file) = try LibraryLookup.file(of: id, in: homeOptions.resolved) else {
-                throw Failure("track \(id) is not in the library; download it first: halftunes download \(id)")
-            }
-            let player = try AudioPlayer.find(for: file)
-            Terminal.write("Playing \(DisplayWidth.printable(item.track.name)) — \(DisplayWidth.printable(item.track.artist)) (\(player.executable.lastPathComponent))\n")
+            let track = try await homeOptions.withControl(downloading: false) { try await $0.playTarget(id) }
+            let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
+            Terminal.write("Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n")
             let process = Process()
             process.executableURL = player.executable
             process.arguments = player.arguments
@@ -27,26 +25,8 @@ struct PlayCommand: AsyncParsableCommand {
                 do { try process.run() } catch { continuation.resume(throwing: error) }
             }
             guard status == 0 else {
-                throw Failure("\(player.executable.lastPathComponent) stopped with status \(status)")
+                throw DownloadError(.internalError, "\(player.executable.lastPathComponent) stopped with status \(status)")
             }
-        }
-    }
-}
-
-/// `halftunes remove ID`: removes a track from the library, deleting its file.
-struct RemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a track from the library (deletes its file).")
-
-    @Argument(help: "The track id.") var id: Int
-    @OptionGroup var homeOptions: HomeOptions
-
-    func run() async throws {
-        Terminal.bootstrapLogging()
-        try await reportingFailures {
-            try await homeOptions.act(
-                remote: { try await $0.send(.DELETE, "/api/library/\(id)") },
-                local: { try await $0.remove(trackID: id) })
-            Terminal.write("Removed \(id) from the library.\n")
         }
     }
 }

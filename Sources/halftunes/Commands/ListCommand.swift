@@ -6,60 +6,38 @@ import HalfTunesKit
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Show downloads in flight and the library.")
 
-    @Flag(name: .long, help: "Print JSON instead of tables.") var json = false
+    @Flag(name: .long, help: "Print the listing as JSON (the API's schema) instead of tables.") var json = false
     @OptionGroup var homeOptions: HomeOptions
-
-    private struct Listing: Encodable {
-        var downloads: [DownloadStatus]
-        var library: [DownloadStatus]
-    }
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let (downloads, library) = try await fetch()
+            let listing = try await homeOptions.withControl(downloading: false) { try await $0.listing() }
             if json {
-                Terminal.write(try JSONOutput.encode(Listing(downloads: downloads, library: library)) + "\n")
+                Terminal.write(try WireEncoding.line(listing) + "\n")
                 return
             }
-            if downloads.isEmpty && library.isEmpty {
+            if listing.downloads.isEmpty && listing.library.isEmpty {
                 Terminal.write("Nothing downloaded yet. Try: halftunes search TERM, then halftunes download ID.\n")
                 return
             }
-            if !downloads.isEmpty {
+            if !listing.downloads.isEmpty {
                 Terminal.write("Downloads\n")
-                for status in downloads {
-                    let progress = ProgressText.progress(received: status.receivedBytes, expected: status.expectedBytes)
-                    let reason = status.failure.map { " — \($0)" } ?? ""
+                for item in listing.downloads {
+                    let progress = ProgressText.progress(received: item.receivedBytes, expected: item.expectedBytes)
+                    let reason = item.reason.map { " — \($0)" } ?? ""
                     Terminal.write(
-                        "  \(status.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(progress)  "
-                            + "\(DisplayWidth.printable(status.track.name)) — \(DisplayWidth.printable(status.track.artist)) [\(status.trackID)]\(reason)\n")
+                        "  \(item.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(progress)  "
+                            + "\(DisplayWidth.printable(item.name)) — \(DisplayWidth.printable(item.artist)) [\(item.id)]\(reason)\n")
                 }
             }
-            if !library.isEmpty {
+            if !listing.library.isEmpty {
                 Terminal.write("Library (\(homeOptions.resolved.library.path))\n")
-                for status in library {
-                    Terminal.write("  \(status.file?.lastPathComponent ?? "")  \(ProgressText.bytes(status.receivedBytes))\n")
+                for item in listing.library {
+                    let name = item.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+                    Terminal.write("  \(name)  \(ProgressText.bytes(item.receivedBytes))\n")
                 }
             }
-        }
-    }
-
-    /// From the running server if there is one, else from the session and library directly.
-    private func fetch() async throws -> (downloads: [DownloadStatus], library: [DownloadStatus]) {
-        if let server = homeOptions.runningServer { return try await server.listing() }
-        let service = try await homeOptions.openService(downloading: false)
-        let downloads = await service.downloads()
-        do {
-            var library: [DownloadStatus] = []
-            for item in try await service.libraryItems() {
-                if let status = try await service.status(trackID: item.track.id) { library.append(status) }
-            }
-            await service.close()
-            return (downloads, library)
-        } catch {
-            await service.close()
-            throw error
         }
     }
 }

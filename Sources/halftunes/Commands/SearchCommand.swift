@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
-import ITunesSearch
-import Logging
 
 /// `halftunes search TERM`: a table of songs, or JSON with `--json`.
 struct SearchCommand: AsyncParsableCommand {
@@ -19,24 +17,25 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Two-letter store country.")
     var country: String = "US"
 
-    @Flag(name: .long, help: "Print a JSON array instead of a table.")
+    @Flag(name: .long, help: "Print the results as JSON (the API's schema) instead of a table.")
     var json = false
 
+    @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let query = try SearchQuery(term: term.joined(separator: " "), country: country, limit: limit)
-            let catalog = try ITunesCatalog(
-                configuration: try catalogOptions.configuration(), logger: Logger(label: "halftunes.catalog"))
-            let tracks = try await catalog.search(query)
+            let text = term.joined(separator: " ")
+            let found = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) {
+                try await $0.search(term: text, limit: limit, country: country)
+            }
             if json {
-                Terminal.write(try JSONOutput.encode(tracks) + "\n")
-            } else if tracks.isEmpty {
-                Terminal.write("No songs found for \"\(DisplayWidth.printable(query.term))\".\n")
+                Terminal.write(try WireEncoding.line(found) + "\n")
+            } else if found.results.isEmpty {
+                Terminal.write("No songs found for \"\(DisplayWidth.printable(text.trimmingCharacters(in: .whitespaces)))\".\n")
             } else {
-                Terminal.write(TrackTable(maxWidth: Terminal.columns).render(tracks))
+                Terminal.write(TrackTable(maxWidth: Terminal.columns).render(found.results.map(\.status.track)))
             }
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import DemoCatalog
 import Foundation
 import HalfTunesKit
-import Hummingbird
+import HalfTunesWeb
 import ITunesSearch
 import Logging
 
@@ -13,8 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Address to listen on; anything but 127.0.0.1 exposes HalfTunes to the network.")
     var host = "127.0.0.1"
+
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port = 8080
+
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
 
@@ -24,9 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         Terminal.bootstrapLogging()
-        let configuration = try catalogOptions.configuration()
         try await reportingFailures {
-            try await WebServing.run(home: homeOptions.resolved, host: host, port: port, catalogConfiguration: { configuration })
+            let configuration = try catalogOptions.configuration()
+            try await WebServer.run(
+                home: homeOptions.resolved, host: host, port: port, catalogConfiguration: { configuration },
+                say: Terminal.say)
         }
     }
 }
@@ -38,6 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Port for the web app (0 picks a free one).")
     var port = 8080
+
     @OptionGroup var throttle: ThrottleOption
     @OptionGroup var homeOptions: HomeOptions
 
@@ -55,14 +60,14 @@ struct DemoCommand: AsyncParsableCommand {
             readyContinuation.finish()
         }
         try await reportingFailures {
-            try await WebServing.run(
+            try await WebServer.run(
                 home: homeOptions.resolved, host: "127.0.0.1", port: port,
                 catalogConfiguration: {
                     var iterator = ready.makeAsyncIterator()
-                    guard let url = await iterator.next() else { throw Failure("the DemoCatalog did not start") }
+                    guard let url = await iterator.next() else { throw DownloadError(.internalError, "the DemoCatalog did not start") }
                     return CatalogConfiguration(baseURL: url, callsPerMinute: nil)
                 },
-                before: [demo])
+                before: [demo], say: Terminal.say)
         }
     }
 }

@@ -11,11 +11,14 @@ struct CatalogOptions: ParsableArguments {
             valueName: "url"))
     var catalog: String?
 
-    func configuration() throws -> CatalogConfiguration {
+    func configuration() throws -> CatalogConfiguration { try Self.configuration(explicit: catalog) }
+
+    /// The catalog chosen by `--catalog` (when given), else `HALFTUNES_CATALOG`, else the live one.
+    static func configuration(explicit: String?) throws -> CatalogConfiguration {
         do {
-            return try CatalogSetting.configuration(explicit: catalog)
+            return try CatalogSetting.configuration(explicit: explicit)
         } catch {
-            throw Failure(error.description)
+            throw DownloadError(.badInput, error.description)
         }
     }
 }

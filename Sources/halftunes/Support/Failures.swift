@@ -1,25 +1,46 @@
 import ArgumentParser
+import Foundation
 import HalfTunesKit
-import ITunesSearch
-import Transfers
 
-/// Runs a command body, turning any failure into one line on standard error and exit status 1.
+/// The command line's edge for errors: one line on standard error, and an exit status per
+/// ``DownloadError/Code`` (the same whether the work ran here or in `halftunes serve`).
+enum ExitStatus {
+    /// The exit status of each code.
+    static func of(_ code: DownloadError.Code) -> Int32 {
+        switch code {
+        case .internalError: 1
+        case .badInput: 2
+        case .notFound: 3
+        case .conflict: 4
+        case .upstreamFailure: 5
+        case .rateLimited: 6
+        case .forbidden: 7
+        }
+    }
+
+    /// A download failed (its reason was shown with it).
+    static let downloadFailed: Int32 = 8
+    /// Interrupted (Ctrl-C or SIGTERM); what was received is kept.
+    static let interrupted: Int32 = 130
+
+    /// The table `--help` and the README show.
+    static let table = """
+        Exit status: 0 success; 1 internal error; 2 bad input; 3 not found; 4 conflict (not possible \
+        in the current state, or the session is in use); 5 the catalog, preview server or halftunes \
+        serve failed or is unreachable; 6 rate limited (wait and retry); 7 refused; 8 a download \
+        failed; 64 bad command-line usage; 130 interrupted.
+        """
+}
+
+/// Runs a command body, turning a failure into one line on standard error and its exit status.
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ExitCode {
         throw error
-    } catch let error as DownloadError {
-        Terminal.warn(error.description)
-        throw ExitCode.failure
-    } catch let error as TransferError {
-        Terminal.warn(error.message)
-        throw ExitCode.failure
-    } catch let error as CatalogError {
-        Terminal.warn(error.message)
-        throw ExitCode.failure
     } catch {
-        Terminal.warn("\(error)")
-        throw ExitCode.failure
+        let failure = DownloadError(error)
+        Terminal.warn(failure.message)
+        throw ExitCode(ExitStatus.of(failure.code))
     }
 }

@@ -1,28 +1,22 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
-import ITunesSearch
 
-/// Shows downloads in the foreground until each completes or fails. Ctrl-C (or SIGTERM) calls
-/// `onInterrupt`, which pauses them or leaves them to the server, and says which.
+/// Shows downloads in the foreground until each completes or fails. On Ctrl-C (or SIGTERM) a
+/// local control's downloads are paused (the same command resumes them); a server's go on.
 enum ForegroundDownloads {
     private enum Input: Sendable {
         case interrupt
         case event(DownloadEvent)
     }
 
-    /// - Parameters:
-    ///   - events: The download events, subscribed to before `start` runs.
-    ///   - start: Starts the downloads and returns their statuses.
-    ///   - onInterrupt: What to do on Ctrl-C; returns the line to show.
-    /// - Throws: `ExitCode` 1 when a download failed, 130 when interrupted.
+    /// - Parameter start: Starts the downloads (after the events are subscribed) and returns them.
+    /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted.
     static func run(
-        events: AsyncStream<DownloadEvent>,
-        json: Bool,
-        start: () async throws -> [DownloadStatus],
-        onInterrupt: (_ pending: Set<Int>) async -> String
+        _ control: any DownloadControl, json: Bool, start: () async throws -> [DownloadDocument]
     ) async throws {
         let renderer = ProgressRenderer(mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain))
+        let events = try await control.events()
         // Signals and events, merged into one stream that this task alone consumes.
         let (inputs, feed) = AsyncStream<Input>.makeStream()
         let signals = await InterruptSignal.trap()
@@ -36,9 +30,9 @@ enum ForegroundDownloads {
         defer { forwarders.forEach { $0.cancel() } }
 
         var pending = Set<Int>()
-        for status in try await start() {
-            renderer.add(status)
-            if status.state != .downloaded { pending.insert(status.trackID) }
+        for document in try await start() {
+            renderer.add(document)
+            if document.state != .downloaded { pending.insert(document.id) }
         }
         // Everything was in the library already: nothing to wait for.
         if pending.isEmpty { feed.finish() }
@@ -47,8 +41,8 @@ enum ForegroundDownloads {
             if pending.isEmpty { break loop }
             switch input {
             case .interrupt:
-                renderer.note(await onInterrupt(pending))
-                throw ExitCode(130)
+                renderer.note(await interrupted(control, pending: pending))
+                throw ExitCode(ExitStatus.interrupted)
             case .event(let event):
                 renderer.show(event)
                 switch event {
@@ -62,23 +56,16 @@ enum ForegroundDownloads {
                 if pending.isEmpty { break loop }
             }
         }
-        if failed > 0 { throw ExitCode.failure }
+        if failed > 0 { throw ExitCode(ExitStatus.downloadFailed) }
     }
 
-    /// Runs downloads on a local download service, closing it at the end; Ctrl-C pauses them.
-    static func runLocally(
-        _ service: DownloadService, json: Bool, start: (DownloadService) async throws -> [DownloadStatus]
-    ) async throws {
-        do {
-            try await run(events: service.events(), json: json, start: { try await start(service) }) { pending in
-                for id in pending { try? await service.pause(trackID: id) }
-                await service.close()
-                return "Paused. Run the same command again to resume."
-            }
-        } catch {
-            await service.close()
-            throw error
+    private static func interrupted(_ control: any DownloadControl, pending: Set<Int>) async -> String {
+        switch control.owner {
+        case .thisProcess:
+            for id in pending { _ = try? await control.pause(id) }
+            return "Paused. Run the same command again to resume."
+        case .server(_, let pid):
+            return "Still downloading in halftunes serve (process \(pid)); `halftunes list` shows how far."
         }
-        await service.close()
     }
 }

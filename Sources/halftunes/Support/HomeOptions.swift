@@ -1,5 +1,7 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesWeb
+import ITunesSearch
 import Logging
 import Transfers
 
@@ -14,29 +16,34 @@ struct HomeOptions: ParsableArguments {
 
     var resolved: HalfTunesHome { HalfTunesHome.resolve(explicit: home) }
 
-    /// The `halftunes serve` that owns this home's downloads, if one is running: commands then act
-    /// through its API instead of opening the session beside it.
-    var runningServer: ServerClient? { ServerInfo.read(from: resolved).map(ServerClient.init) }
-
-    /// Opens the app's data; `downloading: false` for commands that only look or edit.
-    func openService(downloading: Bool) async throws -> DownloadService {
-        var configuration = TransferSessionConfiguration()
-        configuration.startsTransfers = downloading
-        return try await DownloadService.open(
-            home: resolved, configuration: configuration, logger: Logger(label: "halftunes.downloads"))
-    }
-
-    /// Acts on the downloads: through the running server's API if there is one (`remote`), else
-    /// on the session opened (not downloading) for the time of `local`, closed whatever happens.
-    func act(remote: (ServerClient) async throws -> Void, local: (DownloadService) async throws -> Void) async throws {
-        if let server = runningServer { return try await remote(server) }
-        let service = try await openService(downloading: false)
+    /// Runs `body` with the command's one ``DownloadControl``: the running `halftunes serve`'s when
+    /// there is one (commands never open the session beside it), else this process's own, opened
+    /// when first needed and closed afterwards whatever happens.
+    ///
+    /// - Parameter downloading: Whether downloads may run in this process (`download`, `resume`);
+    ///   `false` for commands that only look or edit.
+    func withControl<T>(
+        downloading: Bool, catalog: CatalogOptions? = nil, _ body: (any DownloadControl) async throws -> T
+    ) async throws -> T {
+        let control: any DownloadControl
+        if let server = ServerInfo.read(from: resolved) {
+            control = RemoteDownloadControl(server: server)
+        } else {
+            let configuration = try CatalogOptions.configuration(explicit: catalog?.catalog)
+            var session = TransferSessionConfiguration()
+            session.startsTransfers = downloading
+            control = LocalDownloadControl(
+                home: resolved, configuration: session,
+                catalog: { try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog")) },
+                logger: Logger(label: "halftunes.downloads"))
+        }
         do {
-            try await local(service)
+            let result = try await body(control)
+            await control.close()
+            return result
         } catch {
-            await service.close()
+            await control.close()
             throw error
         }
-        await service.close()
     }
 }

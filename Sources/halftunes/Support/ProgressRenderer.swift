@@ -22,13 +22,14 @@ final class ProgressRenderer {
     init(mode: Mode) { self.mode = mode }
 
     /// Adds a track to the display.
-    func add(_ status: DownloadStatus) {
-        let id = status.trackID
+    func add(_ document: DownloadDocument) {
+        let id = document.id
+        let status = document.status
         if lines[id] == nil { order.append(id) }
-        lines[id] = Line(title: DisplayWidth.printable(status.track.name), text: describe(status))
+        lines[id] = Line(title: DisplayWidth.printable(document.name), text: describe(status))
         switch mode {
         case .json:
-            emit(["event": "queued", "id": id, "name": status.track.name, "state": status.state.rawValue])
+            emit(WireEvent(.stateChanged(trackID: id, state: document.state)))
         case .plain:
             Terminal.write("\(lines[id]!.title) — \(lines[id]!.text)\n")
         case .terminal:
@@ -53,9 +54,7 @@ final class ProgressRenderer {
             line.text = text
             switch mode {
             case .json:
-                var object: [String: Any] = ["event": "progress", "id": id, "received": received]
-                object["total"] = expected.map { $0 as Any } ?? NSNull()
-                emit(object)
+                emit(WireEvent(event))
             case .plain:
                 if let expected, expected > 0 {
                     let step = Int(received * 4 / expected)
@@ -70,16 +69,18 @@ final class ProgressRenderer {
         case .stateChanged(_, let state):
             if state == .paused { line.text = "Paused" }
             if state == .queued { line.text = "Queued" }
+            if mode == .json { emit(WireEvent(event)) }
         case .completed(_, let file):
             line.text = "done → \(file.path)"
-            if mode == .json { emit(["event": "completed", "id": id, "path": file.path]) }
+            if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { Terminal.write("\(line.title) — done → \(file.path)\n") }
         case .failed(_, let reason):
             line.text = "failed: \(reason)"
-            if mode == .json { emit(["event": "failed", "id": id, "reason": reason]) }
+            if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { Terminal.write("\(line.title) — failed: \(reason)\n") }
         case .removed:
             line.text = "cancelled"
+            if mode == .json { emit(WireEvent(event)) }
         }
         lines[id] = line
         if mode == .terminal { redraw(force: event.isFinal) }
@@ -88,7 +89,8 @@ final class ProgressRenderer {
     /// Reports a line of its own (a pause on Ctrl-C, say).
     func note(_ text: String) {
         if mode == .terminal { redraw(force: true) }
-        if mode == .json { emit(["event": "note", "message": text]) } else { Terminal.write(text + "\n") }
+        // Standard output stays pure NDJSON of download events; a note is for the person.
+        if mode == .json { Terminal.warn(text) } else { Terminal.write(text + "\n") }
     }
 
     private func redraw(force: Bool) {
@@ -112,13 +114,14 @@ final class ProgressRenderer {
         case .queued: "Queued"
         case .failed: "failed: \(status.failure ?? "unknown error")"
         case .downloading: ProgressText.progress(received: status.receivedBytes, expected: status.expectedBytes)
+        case .notDownloaded: "not downloaded"
         }
     }
 
-    private func emit(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
+    /// One NDJSON line: the same event schema the API's Server-Sent Events carry.
+    private func emit(_ event: WireEvent) {
+        guard let line = try? WireEncoding.line(event) else { return }
+        Terminal.write(line + "\n")
     }
 }
 

@@ -24,6 +24,11 @@ enum Terminal {
         FileHandle.standardError.write(Data("halftunes: \(line)\n".utf8))
     }
 
+    /// A line for the user from a library: warnings to standard error, the rest to standard output.
+    @Sendable static func say(_ line: String) {
+        if line.hasPrefix("warning:") { warn(line) } else { write(line + "\n") }
+    }
+
     /// Sends logs to standard error; `HALFTUNES_LOG` (trace…critical) sets the level, warning by default.
     static func bootstrapLogging() {
         let level = ProcessInfo.processInfo.environment["HALFTUNES_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning

@@ -10,6 +10,8 @@ public final class SongDownloads: NSObject, ResumableDownloadDelegate, @unchecke
         case progress(URL, written: Int64, expected: Int64)
         case resumed(URL, offset: Int64, expected: Int64)
         case saved(URL, file: URL)
+        /// The task is over, successfully (after `saved`): the session is done with its files.
+        case finished(URL)
         case failed(URL, reason: String, resumeData: Data?)
         case backgroundEventsDelivered
         case invalid(reason: String)
@@ -69,7 +71,8 @@ public final class SongDownloads: NSObject, ResumableDownloadDelegate, @unchecke
     }
 
     public func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?) {
-        guard let error, let url = task.originalRequest?.url else { return }
+        guard let url = task.originalRequest?.url else { return }
+        guard let error else { return report(.finished(url)) }
         let urlError = error as? URLError
         if urlError?.code == .cancelled { return }  // a pause or a cancel: the service knows
         report(.failed(url, reason: error.localizedDescription, resumeData: urlError?.downloadTaskResumeData))

@@ -43,6 +43,7 @@ func describe(_ report: SongDownloads.Report) -> String {
     case .progress(let url, let written, let expected): "progress \(url.lastPathComponent) \(written) \(expected)"
     case .resumed(let url, let offset, let expected): "resumed \(url.lastPathComponent) \(offset) \(expected)"
     case .saved(let url, let file): "saved \(url.lastPathComponent) \(file.path)"
+    case .finished(let url): "finished \(url.lastPathComponent)"
     case .failed(let url, let reason, let data): "failed \(url.lastPathComponent) \(data == nil ? "-" : "resumable") \(reason)"
     case .backgroundEventsDelivered: "background-events-delivered"
     case .invalid(let reason): "invalid \(reason)"
@@ -82,7 +83,7 @@ extension DownloadServiceExample {
             let (service, _) = options.makeService { report in
                 say(describe(report))
                 switch report {
-                case .saved, .failed, .invalid: countdown.tick()
+                case .finished, .failed, .invalid: countdown.tick()
                 default: break
                 }
             }
@@ -111,7 +112,7 @@ extension DownloadServiceExample {
             _ = options.makeService(service) { report in
                 say(describe(report))
                 guard case .progress(_, let written, _) = report, written >= at else {
-                    if case .saved = report { paused.signal() }
+                    if case .finished = report { paused.signal() }
                     return
                 }
                 let first = once.withLock { () -> Bool in
@@ -146,7 +147,7 @@ extension DownloadServiceExample {
             let (service, _) = options.makeService { report in
                 say(describe(report))
                 switch report {
-                case .saved, .failed, .invalid: countdown.tick()
+                case .finished, .failed, .invalid: countdown.tick()
                 default: break
                 }
             }

@@ -1,5 +1,7 @@
 // HalfTunes: the tutorial's screen. Search, download with pause/resume/cancel and live progress,
 // play what is in the library. State comes from the server; live events keep every tab in step.
+// The JSON is the wire schema v1 (see the README): every document and event carries `v`, the
+// track `id` and its `state`; errors are `{v, code, message}`.
 "use strict";
 
 const token = document.querySelector('meta[name="halftunes-token"]').content;
@@ -41,8 +43,8 @@ async function api(method, path) {
   if (method !== "GET") options.headers["X-HalfTunes-Token"] = token;
   const response = await fetch(path, options);
   if (response.status === 204) return null;
-  const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  const body = await response.json().catch(() => ({ message: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(body.message || `HTTP ${response.status}`);
   return body;
 }
 
@@ -65,7 +67,7 @@ async function act(method, path, id) {
     showError("");
     const updated = await api(method, path);
     if (updated && updated.id) merge(updated);
-    else if (id && method === "DELETE") merge({ id, state: "none", receivedBytes: 0, expectedBytes: null });
+    else if (id && method === "DELETE") merge({ id, state: "notDownloaded", receivedBytes: 0, expectedBytes: null });
   } catch (error) {
     showError(error.message);
   }
@@ -81,7 +83,7 @@ function actionsFor(item) {
   };
   const label = (text) => element("span", { class: "progress-label" }, text);
   switch (item.state) {
-    case "none":
+    case "notDownloaded":
       if (item.downloadable) cell.append(button("Download", item, () => act("POST", `/api/downloads/${id}`)));
       else cell.append(label("No preview"));
       break;
@@ -98,7 +100,7 @@ function actionsFor(item) {
         button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)));
       break;
     case "failed":
-      cell.append(label(`Failed: ${item.failure || "unknown error"}`),
+      cell.append(label(`Failed: ${item.reason || "unknown error"}`),
         button("Retry", item, () => act("POST", `/api/downloads/${id}/resume`)),
         button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)));
       break;
@@ -205,7 +207,7 @@ function connectEvents() {
   events.onmessage = (message) => {
     const event = JSON.parse(message.data);
     const item = tracks.get(event.id);
-    if (event.type === "progress") {
+    if (event.event === "progress") {
       if (item) {
         Object.assign(item, { receivedBytes: event.receivedBytes, expectedBytes: event.expectedBytes });
         if (item.state === "queued") { item.state = "downloading"; renderRow(event.id); } else updateProgress(event.id);
@@ -214,11 +216,11 @@ function connectEvents() {
     }
     if (item) {
       const update = { id: event.id, state: event.state };
-      if (event.reason) update.failure = event.reason;
-      if (event.state === "none") Object.assign(update, { receivedBytes: 0, expectedBytes: null });
+      if (event.reason) update.reason = event.reason;
+      if (event.state === "notDownloaded") Object.assign(update, { receivedBytes: 0, expectedBytes: null });
       merge(update);
     }
-    if (event.state === "downloaded" || event.state === "none") refreshLibrary();
+    if (event.state === "downloaded" || event.state === "notDownloaded") refreshLibrary();
     if (event.state === "failed" && event.reason) showError(`Download failed: ${event.reason}`);
   };
   events.onopen = () => refreshLibrary();

@@ -1,7 +1,7 @@
 import ITunesSearch
 import Synchronization
 
-/// Tracks the page has seen in search results, so a download by id needs no second catalog call.
+/// Tracks seen in search results, so a download by id needs no second catalog call.
 final class TrackDirectory: Sendable {
     private let tracks = Mutex<[Int: Track]>([:])
     private let capacity = 5000

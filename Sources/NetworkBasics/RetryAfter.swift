@@ -1,8 +1,9 @@
 import Foundation
 
-/// Parses `Retry-After`: delay-seconds or an HTTP date.
-enum RetryAfter {
-    static func parse(_ value: String?, now: Date = Date()) -> Duration? {
+/// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds, or an HTTP date (IMF-fixdate).
+public enum RetryAfter {
+    /// The wait the header asks for, never negative; `nil` when absent or unreadable.
+    public static func parse(_ value: String?, now: Date = Date()) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
         let formatter = DateFormatter()

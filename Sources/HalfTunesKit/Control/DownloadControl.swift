@@ -1,0 +1,50 @@
+import Foundation
+
+/// Everything a front end asks of downloads: the one seam between the command line or the web
+/// page and the app.
+///
+/// Two implementations: ``LocalDownloadControl`` works on this process's own download service;
+/// a remote one (in `HalfTunesWeb`) talks to a running `halftunes serve` through its API. A front
+/// end picks one once and then only calls this protocol. Every failure is a ``DownloadError``.
+public protocol DownloadControl: Sendable {
+    /// Who runs the downloads this control starts.
+    var owner: DownloadOwner { get }
+
+    /// Searches the catalog; each result carries its download state.
+    func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults
+    /// Starts (or resumes) downloads of tracks by id, looking them up when needed.
+    func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument]
+    /// Pauses a download, keeping its bytes.
+    func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
+    /// Resumes a paused or failed download.
+    func resume(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
+    /// Cancels a download, deleting its bytes.
+    func cancel(_ trackID: Int) async throws(DownloadError)
+    /// Removes a track from the library, deleting its file.
+    func remove(_ trackID: Int) async throws(DownloadError)
+    /// Downloads in flight and the library.
+    func listing() async throws(DownloadError) -> Listing
+    /// A downloaded track to play: its library document, whose `file` is set.
+    func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
+    /// Every download event from now on. Returns once subscribed, so nothing after the call is missed.
+    func events() async throws(DownloadError) -> AsyncStream<DownloadEvent>
+    /// Lets go of what the control holds (the session of a local control).
+    func close() async
+}
+
+/// Who runs the downloads a ``DownloadControl`` starts.
+public enum DownloadOwner: Sendable, Hashable {
+    /// This process: they stop (and resume next time) when it ends.
+    case thisProcess
+    /// A `halftunes serve` process: they go on when this one ends.
+    case server(url: URL, pid: Int32)
+}
+
+extension DownloadError {
+    /// Runs `body` (on the caller's actor), turning whatever it throws into a ``DownloadError``.
+    public static func catching<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async throws(DownloadError) -> T {
+        do { return try await body() } catch { throw DownloadError(error) }
+    }
+}

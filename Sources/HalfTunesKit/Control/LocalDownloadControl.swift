@@ -1,0 +1,176 @@
+import Foundation
+import ITunesSearch
+import Logging
+import Transfers
+
+/// The ``DownloadControl`` of a process that runs its own downloads: `halftunes serve`, or a
+/// command when no server is running.
+///
+/// It opens the download service (and so takes the session's lock) only when an operation needs
+/// it: a search or `play` works beside another process that owns the session.
+public actor LocalDownloadControl: DownloadControl {
+    public nonisolated let owner = DownloadOwner.thisProcess
+    private let home: HalfTunesHome
+    private let configuration: TransferSessionConfiguration
+    private let makeCatalog: @Sendable () async throws -> ITunesCatalog
+    private let logger: Logger
+    private let tracks = TrackDirectory()
+    private var service: DownloadService?
+    private var catalog: ITunesCatalog?
+    private let ownsService: Bool
+
+    /// A control that opens `home`'s downloads when first needed, and closes them in ``close()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration (`startsTransfers: false` for a command that
+    ///     only looks or edits).
+    ///   - catalog: Makes the catalog client, when a search or a lookup first needs it.
+    public init(
+        home: HalfTunesHome, configuration: TransferSessionConfiguration,
+        catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger
+    ) {
+        self.home = home
+        self.configuration = configuration
+        self.makeCatalog = catalog
+        self.logger = logger
+        self.ownsService = true
+    }
+
+    /// A control over a download service that is already open (the server's, which closes it).
+    public init(service: DownloadService, catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger) {
+        self.home = service.home
+        self.configuration = TransferSessionConfiguration()
+        self.makeCatalog = catalog
+        self.logger = logger
+        self.service = service
+        self.ownsService = false
+    }
+
+    public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
+        try await DownloadError.catching {
+            let found = try await openCatalog().search(try SearchQuery(term: term, country: country, limit: limit))
+            tracks.remember(found)
+            var results: [DownloadDocument] = []
+            for track in found { results.append(DownloadDocument(track, status: try await status(of: track.id))) }
+            return SearchResults(results: results)
+        }
+    }
+
+    public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {
+        try await DownloadError.catching {
+            let service = try await openService()
+            var known: [Int: Track] = [:]
+            for id in Set(trackIDs) {
+                if let track = tracks.track(id) {
+                    known[id] = track
+                } else if let track = try await service.status(trackID: id)?.track {
+                    known[id] = track
+                }
+            }
+            let missing = Set(trackIDs).subtracting(known.keys)
+            if !missing.isEmpty {
+                let found = try await openCatalog().lookup(ids: Array(missing))
+                tracks.remember(found)
+                for track in found { known[track.id] = track }
+            }
+            let unknown = trackIDs.filter { known[$0] == nil }
+            guard unknown.isEmpty else {
+                throw DownloadError(.notFound, "the catalog has no track \(unknown.map(String.init).joined(separator: ", "))")
+            }
+            var seen = Set<Int>()
+            let ordered = trackIDs.filter { seen.insert($0).inserted }.compactMap { known[$0] }
+            return try await service.download(ordered).map(DownloadDocument.init)
+        }
+    }
+
+    public func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+        try await DownloadError.catching {
+            try await openService().pause(trackID: trackID)
+            return try await document(trackID)
+        }
+    }
+
+    public func resume(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+        try await DownloadError.catching {
+            try await openService().resume(trackID: trackID)
+            return try await document(trackID)
+        }
+    }
+
+    public func cancel(_ trackID: Int) async throws(DownloadError) {
+        try await DownloadError.catching { try await openService().cancel(trackID: trackID) }
+    }
+
+    public func remove(_ trackID: Int) async throws(DownloadError) {
+        try await DownloadError.catching { try await openService().remove(trackID: trackID) }
+    }
+
+    public func listing() async throws(DownloadError) -> Listing {
+        try await DownloadError.catching {
+            let service = try await openService()
+            var library: [DownloadDocument] = []
+            for item in try await service.libraryItems() {
+                library.append(DownloadDocument(item.track, status: try await service.status(trackID: item.track.id)))
+            }
+            return Listing(downloads: await service.downloads().map(DownloadDocument.init), library: library)
+        }
+    }
+
+    public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+        try await DownloadError.catching {
+            guard let status = try await libraryStatus(of: trackID) else {
+                throw DownloadError(.notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
+            }
+            return DownloadDocument(status)
+        }
+    }
+
+    public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {
+        try await DownloadError.catching { try await openService().events() }
+    }
+
+    public func close() async {
+        if ownsService { await service?.close() }
+        service = nil
+    }
+
+    // MARK: - Internals
+
+    private func openService() async throws -> DownloadService {
+        if let service { return service }
+        let opened = try await DownloadService.open(home: home, configuration: configuration, logger: logger)
+        service = opened
+        return opened
+    }
+
+    private func openCatalog() async throws -> ITunesCatalog {
+        if let catalog { return catalog }
+        let made = try await makeCatalog()
+        catalog = made
+        return made
+    }
+
+    /// A track's status: the whole of it from an open service, else from the library alone
+    /// (a search beside another process that owns the session).
+    private func status(of trackID: Int) async throws -> DownloadStatus? {
+        if let service { return try await service.status(trackID: trackID) }
+        return try await libraryStatus(of: trackID)
+    }
+
+    /// A downloaded track's status, from the service when it is open, else from the library alone.
+    private func libraryStatus(of trackID: Int) async throws -> DownloadStatus? {
+        if let service {
+            let status = try await service.status(trackID: trackID)
+            return status?.state == .downloaded ? status : nil
+        }
+        guard let (item, file) = try LibraryLookup.file(of: trackID, in: home) else { return nil }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+        return DownloadStatus(track: item.track, state: .downloaded, receivedBytes: size, expectedBytes: size, failure: nil, file: file)
+    }
+
+    private func document(_ trackID: Int) async throws -> DownloadDocument {
+        if let status = try await status(of: trackID) { return DownloadDocument(status) }
+        if let track = tracks.track(trackID) { return DownloadDocument(track, status: nil) }
+        throw DownloadError(.notFound, "track \(trackID) is neither downloaded nor downloading")
+    }
+}

@@ -1,0 +1,91 @@
+import ITunesSearch
+import Transfers
+
+/// Why the app could not do what was asked: one type for every front end, whatever layer failed.
+///
+/// Its ``Code`` is what each edge maps: the web API gives each code one HTTP status (with a JSON
+/// body `{"v":1,"code":…,"message":…}`), the command line one exit status. Engine and catalog
+/// failures keep their own error as ``cause``.
+public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure, as the edges tell it apart.
+    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
+        /// No such track, download or library file.
+        case notFound
+        /// Not possible in the current state (resuming a finished download, a session in use).
+        case conflict
+        /// The request itself is wrong (a bad id, an empty search, a track with no preview).
+        case badInput
+        /// The catalog or the preview server failed, or could not be reached.
+        case upstreamFailure
+        /// The catalog asks to wait; ``DownloadError/retryAfter`` says how long.
+        case rateLimited
+        /// The request was refused (wrong host, origin or token).
+        case forbidden
+        /// Something failed on this machine (disk, database).
+        case internalError
+    }
+
+    /// What failed below the app, when something did.
+    public enum Cause: Sendable, Hashable {
+        case transfer(TransferError)
+        case catalog(CatalogError)
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// One line for the user.
+    public let message: String
+    /// Seconds to wait before trying again (rate limiting).
+    public let retryAfter: Int?
+    /// The engine's or the catalog's own error.
+    public let cause: Cause?
+
+    /// An error of the app's own.
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+        self.cause = nil
+    }
+
+    /// The app's view of an engine failure.
+    public init(_ error: TransferError) {
+        let code: Code
+        switch error.code {
+        case .unknownTransfer: code = .notFound
+        case .invalidState, .sessionLocked: code = .conflict
+        case .invalidURL, .invalidRequest, .invalidResumeData: code = .badInput
+        case .httpStatus, .serverUnavailable, .network, .protocolViolation, .tooManyRedirects: code = .upstreamFailure
+        default: code = .internalError
+        }
+        self.code = code
+        self.message = error.message
+        self.retryAfter = nil
+        self.cause = .transfer(error)
+    }
+
+    /// The app's view of a catalog failure.
+    public init(_ error: CatalogError) {
+        switch error.code {
+        case .invalidQuery: code = .badInput
+        case .rateLimited: code = .rateLimited
+        default: code = .upstreamFailure
+        }
+        message = error.message
+        retryAfter = error.retryAfter.map { Int(max(1, $0.components.seconds)) }
+        cause = .catalog(error)
+    }
+
+    /// Any error as the app's: its own, the engine's or the catalog's as they are, anything else
+    /// as an internal error.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as DownloadError: self = error
+        case let error as TransferError: self.init(error)
+        case let error as CatalogError: self.init(error)
+        default: self.init(.internalError, "\(error)")
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The local API's routes: one table that the server registers and the client calls.
+public enum APIRoute: Sendable, Hashable {
+    /// `GET /api/search?term=&limit=&country=` → ``SearchResults``.
+    case search(term: String, limit: Int, country: String)
+    /// `GET /api/downloads` → ``Listing``.
+    case listing
+    /// `GET /api/events` → Server-Sent Events of ``WireEvent``.
+    case events
+    /// `POST /api/downloads/:id` → ``DownloadDocument``: starts (or resumes) a download.
+    case start(Int)
+    /// `POST /api/downloads/:id/pause` → ``DownloadDocument``.
+    case pause(Int)
+    /// `POST /api/downloads/:id/resume` → ``DownloadDocument``.
+    case resume(Int)
+    /// `DELETE /api/downloads/:id` → 204: cancels a download, deleting its bytes.
+    case cancel(Int)
+    /// `DELETE /api/library/:id` → 204: removes a track from the library, deleting its file.
+    case remove(Int)
+    /// `GET /library/:id` → the file, with ranges.
+    case file(Int)
+
+    /// The route's shape, for registering a handler.
+    public enum Pattern: String, Sendable, CaseIterable {
+        case search, listing, events, start, pause, resume, cancel, remove, file
+
+        /// The HTTP method.
+        public var method: String {
+            switch self {
+            case .search, .listing, .events, .file: "GET"
+            case .start, .pause, .resume: "POST"
+            case .cancel, .remove: "DELETE"
+            }
+        }
+
+        /// The path, with `:id` where the track id goes.
+        public var path: String {
+            switch self {
+            case .search: "/api/search"
+            case .listing: "/api/downloads"
+            case .events: "/api/events"
+            case .start, .cancel: "/api/downloads/:id"
+            case .pause: "/api/downloads/:id/pause"
+            case .resume: "/api/downloads/:id/resume"
+            case .remove: "/api/library/:id"
+            case .file: "/library/:id"
+            }
+        }
+
+        /// Whether the route changes state (and so needs the same-origin check and the token).
+        public var changesState: Bool { method != "GET" }
+    }
+
+    /// Its pattern.
+    public var pattern: Pattern {
+        switch self {
+        case .search: .search
+        case .listing: .listing
+        case .events: .events
+        case .start: .start
+        case .pause: .pause
+        case .resume: .resume
+        case .cancel: .cancel
+        case .remove: .remove
+        case .file: .file
+        }
+    }
+
+    /// The HTTP method.
+    public var method: String { pattern.method }
+
+    /// The path and query to request.
+    public var target: String {
+        switch self {
+        case .search(let term, let limit, let country):
+            var components = URLComponents()
+            components.path = pattern.path
+            components.queryItems = [
+                URLQueryItem(name: "term", value: term), URLQueryItem(name: "limit", value: String(limit)),
+                URLQueryItem(name: "country", value: country),
+            ]
+            // `+` means a space in a query: escape it, so a term like "AC+DC" arrives as written.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            return components.string ?? pattern.path
+        case .listing, .events:
+            return pattern.path
+        case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .file(let id):
+            return pattern.path.replacingOccurrences(of: ":id", with: String(id))
+        }
+    }
+}

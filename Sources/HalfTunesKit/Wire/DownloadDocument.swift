@@ -1,0 +1,107 @@
+import Foundation
+import ITunesSearch
+
+// The wire schema, version 1: what `halftunes serve` sends, what the page and the command line
+// read, and what `--json` prints. One definition for every edge, so none can drift from another.
+// Every object that describes a download carries `v`, the track id as `id` and its state as `state`
+// at its top level.
+
+/// The schema version every document and event carries as `v`.
+public let wireVersion = 1
+
+/// A track and where its download stands: a search result, a `list` entry, an API answer.
+public struct DownloadDocument: Codable, Sendable, Hashable {
+    /// The schema version (``wireVersion``).
+    public var v = wireVersion
+    /// The track id.
+    public var id: Int
+    /// Where the download stands (`notDownloaded` for a track never downloaded).
+    public var state: DownloadState
+    public var name: String
+    public var artist: String
+    public var album: String?
+    public var artworkURL: URL?
+    public var durationMs: Int?
+    /// The catalog's preview (informational: the API takes track ids, never URLs).
+    public var previewURL: URL?
+    /// Whether the catalog has a preview to download.
+    public var downloadable: Bool
+    /// Bytes on disk so far (the file's size once downloaded).
+    public var receivedBytes: Int64
+    /// The full size, when known.
+    public var expectedBytes: Int64?
+    /// Why it failed, when it did.
+    public var reason: String?
+    /// The library file, once downloaded (the API is local: this is for scripts).
+    public var file: String?
+
+    /// A track and its status (`nil`: never downloaded).
+    public init(_ track: Track, status: DownloadStatus?) {
+        id = track.id
+        name = track.name
+        artist = track.artist
+        album = track.album
+        artworkURL = track.artworkURL
+        durationMs = track.durationMs
+        previewURL = track.previewURL
+        downloadable = track.isDownloadable
+        state = status?.state ?? .notDownloaded
+        receivedBytes = status?.receivedBytes ?? 0
+        expectedBytes = status?.expectedBytes
+        reason = status?.failure
+        file = status?.file?.path
+    }
+
+    /// A track's status.
+    public init(_ status: DownloadStatus) { self.init(status.track, status: status) }
+
+    /// The status it describes.
+    public var status: DownloadStatus {
+        DownloadStatus(
+            track: Track(
+                id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs,
+                previewURL: previewURL),
+            state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: reason,
+            file: file.map { URL(fileURLWithPath: $0) })
+    }
+}
+
+/// Downloads in flight and the library: `GET /api/downloads` and `halftunes list --json`.
+public struct Listing: Codable, Sendable, Hashable {
+    public var v = wireVersion
+    /// Queued, downloading, paused and failed downloads, in queue order.
+    public var downloads: [DownloadDocument]
+    /// Downloaded tracks, most recent first.
+    public var library: [DownloadDocument]
+
+    /// A listing.
+    public init(downloads: [DownloadDocument], library: [DownloadDocument]) {
+        self.downloads = downloads
+        self.library = library
+    }
+}
+
+/// Search results: `GET /api/search` and `halftunes search --json`.
+public struct SearchResults: Codable, Sendable, Hashable {
+    public var v = wireVersion
+    public var results: [DownloadDocument]
+
+    /// Results.
+    public init(results: [DownloadDocument]) { self.results = results }
+}
+
+/// What an edge answers when it cannot do what was asked.
+public struct ErrorDocument: Codable, Sendable, Hashable {
+    public var v = wireVersion
+    public var code: DownloadError.Code
+    public var message: String
+
+    /// The document of an error.
+    public init(_ error: DownloadError) {
+        code = error.code
+        message = error.message
+    }
+
+    /// The error it describes.
+    public var error: DownloadError { DownloadError(code, message) }
+}

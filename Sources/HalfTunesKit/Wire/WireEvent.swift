@@ -1,0 +1,82 @@
+import Foundation
+
+/// One download event on the wire: a line of `--json` NDJSON, the data of a Server-Sent Event.
+///
+/// ```json
+/// {"event":"progress","expectedBytes":1323044,"id":1001,"receivedBytes":262144,"state":"downloading","v":1}
+/// {"event":"state","id":1001,"state":"paused","v":1}
+/// {"event":"completed","file":"/home/me/.local/share/halftunes/library/Artist - Title [1001].wav","id":1001,"state":"downloaded","v":1}
+/// {"event":"failed","id":1001,"reason":"the server answered HTTP 404 (not found) for …","state":"failed","v":1}
+/// {"event":"removed","id":1001,"state":"notDownloaded","v":1}
+/// ```
+public struct WireEvent: Codable, Sendable, Hashable {
+    /// What happened.
+    public enum Kind: String, Codable, Sendable, Hashable {
+        case progress, state, completed, failed, removed
+    }
+
+    public var v = wireVersion
+    public var event: Kind
+    /// The track id.
+    public var id: Int
+    /// The download's state after the event.
+    public var state: DownloadState
+    public var receivedBytes: Int64?
+    public var expectedBytes: Int64?
+    /// Why it failed (`failed`).
+    public var reason: String?
+    /// The library file (`completed`).
+    public var file: String?
+
+    /// The wire form of an event.
+    public init(_ event: DownloadEvent) {
+        id = event.trackID
+        switch event {
+        case .progress(_, let received, let expected):
+            self.event = .progress
+            state = .downloading
+            receivedBytes = received
+            expectedBytes = expected
+        case .stateChanged(_, let state):
+            self.event = .state
+            self.state = state
+        case .completed(_, let file):
+            self.event = .completed
+            state = .downloaded
+            self.file = file.path
+        case .failed(_, let reason):
+            self.event = .failed
+            state = .failed
+            self.reason = reason
+        case .removed:
+            self.event = .removed
+            state = .notDownloaded
+        }
+    }
+
+    /// The event it describes.
+    public var downloadEvent: DownloadEvent {
+        switch event {
+        case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
+        case .state: .stateChanged(trackID: id, state: state)
+        case .completed: .completed(trackID: id, file: URL(fileURLWithPath: file ?? ""))
+        case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
+        case .removed: .removed(trackID: id)
+        }
+    }
+}
+
+/// The encoder of every wire document: sorted keys, slashes as they are.
+public enum WireEncoding {
+    /// Encodes a document as one line of JSON.
+    public static func line(_ value: some Encodable) throws -> String {
+        String(decoding: try data(value), as: UTF8.self)
+    }
+
+    /// Encodes a document.
+    public static func data(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}

@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import HalfTunesKit
+import NIOCore
+import NIOHTTP1
+
+/// The ``DownloadControl`` of a command while `halftunes serve` owns the downloads: every call
+/// goes through the server's API (the routes of ``APIRoute``), as the page's do, with its token.
+public struct RemoteDownloadControl: DownloadControl {
+    /// The server, as its `server.json` describes it.
+    public let server: ServerInfo
+    private let client: HTTPClient
+
+    /// A control that talks to `server`.
+    public init(server: ServerInfo, client: HTTPClient = .shared) {
+        self.server = server
+        self.client = client
+    }
+
+    public var owner: DownloadOwner { .server(url: server.url, pid: server.pid) }
+
+    public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
+        try await call(.search(term: term, limit: limit, country: country))
+    }
+
+    public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {
+        var documents: [DownloadDocument] = []
+        for id in trackIDs { documents.append(try await call(.start(id))) }
+        return documents
+    }
+
+    public func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { try await call(.pause(trackID)) }
+
+    public func resume(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { try await call(.resume(trackID)) }
+
+    public func cancel(_ trackID: Int) async throws(DownloadError) { _ = try await send(.cancel(trackID)) }
+
+    public func remove(_ trackID: Int) async throws(DownloadError) { _ = try await send(.remove(trackID)) }
+
+    public func listing() async throws(DownloadError) -> Listing { try await call(.listing) }
+
+    public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+        // The server runs on this machine: its library file is what to play.
+        guard let document = try await listing().library.first(where: { $0.id == trackID }), document.file != nil else {
+            throw DownloadError(.notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
+        }
+        return document
+    }
+
+    public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {
+        let response = try await execute(.events)
+        try await Self.check(response)
+        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream()
+        let task = Task {
+            defer { continuation.finish() }
+            var parser = SSEParser()
+            let decoder = JSONDecoder()
+            do {
+                for try await buffer in response.body {
+                    for data in parser.feed(buffer.readableBytesView) {
+                        if let event = try? decoder.decode(WireEvent.self, from: Data(data.utf8)) {
+                            continuation.yield(event.downloadEvent)
+                        }
+                    }
+                }
+            } catch {
+                // The server went away: the stream ends.
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    public func close() async {}
+
+    // MARK: - Internals
+
+    private func call<T: Decodable>(_ route: APIRoute) async throws(DownloadError) -> T {
+        let body = try await send(route)
+        do { return try JSONDecoder().decode(T.self, from: body) } catch {
+            throw DownloadError(.upstreamFailure, "halftunes serve at \(server.url) sent an answer this version cannot read: \(error)")
+        }
+    }
+
+    @discardableResult
+    private func send(_ route: APIRoute) async throws(DownloadError) -> Data {
+        let response = try await execute(route)
+        try await Self.check(response)
+        do { return Data(try await response.body.collect(upTo: 64 << 20).readableBytesView) } catch {
+            throw DownloadError(.upstreamFailure, "lost halftunes serve at \(server.url) while reading its answer: \(error)")
+        }
+    }
+
+    private func execute(_ route: APIRoute) async throws(DownloadError) -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: server.url.absoluteString + route.target)
+        request.method = HTTPMethod(rawValue: route.method)
+        if route.pattern.changesState {
+            request.headers.add(name: "Origin", value: server.url.absoluteString)
+            request.headers.add(name: "X-HalfTunes-Token", value: server.token)
+        }
+        do {
+            return try await client.execute(request, timeout: route == .events ? .hours(24 * 365) : .seconds(60))
+        } catch {
+            throw DownloadError(
+                .upstreamFailure, "cannot reach halftunes serve at \(server.url) (process \(server.pid)): \(error)")
+        }
+    }
+
+    /// Throws the server's own error for a failing answer.
+    private static func check(_ response: HTTPClientResponse) async throws(DownloadError) {
+        guard !(200..<300).contains(response.status.code) else { return }
+        let body = try? await response.body.collect(upTo: 1 << 20)
+        if let body, let document = try? JSONDecoder().decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
+            throw DownloadError(document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
+        }
+        throw DownloadError(.upstreamFailure, "halftunes serve answered HTTP \(response.status.code)")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HalfTunesKit
+import ITunesSearch
+import Logging
+import ServiceLifecycle
+import NetworkBasics
+
+/// Runs the web app over a home's downloads until SIGINT or SIGTERM: what `halftunes serve` and
+/// `halftunes demo` are.
+public enum WebServer {
+    /// Serves the catalog `catalogConfiguration` names (it may wait for a catalog in `before` to start).
+    ///
+    /// - Parameters:
+    ///   - before: Services to run first (the DemoCatalog).
+    ///   - say: Where lines for the user go (the URL to open, warnings).
+    public static func run(
+        home: HalfTunesHome, host: String, port: Int,
+        catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
+        before: [any Service] = [], say: @escaping @Sendable (String) -> Void
+    ) async throws {
+        if let warning = exposureWarning(for: host) { say(warning) }
+        let logger = Logger(label: "halftunes.serve")
+        let service = try await DownloadService.open(home: home, logger: Logger(label: "halftunes.downloads"))
+        let launcher = Launcher(
+            service: service, home: home, host: host, port: port, catalogConfiguration: catalogConfiguration, say: say,
+            logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [DownloadsLifecycle(service)] + before + [launcher],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            ServerInfo.remove(from: home)
+            await service.close()
+            throw error
+        }
+        ServerInfo.remove(from: home)
+        say("HalfTunes stopped; unfinished downloads resume next time.")
+    }
+
+    /// What to tell the user before listening on `host`: a warning unless it is a loopback address.
+    public static func exposureWarning(for host: String) -> String? {
+        guard HostClass(host) != .loopback else { return nil }
+        return "warning: listening on \(host): anyone who can reach this address can use HalfTunes"
+    }
+
+    /// Starts the web app once the catalog is known (the DemoCatalog's port is chosen at start).
+    struct Launcher: Service {
+        let service: DownloadService
+        let home: HalfTunesHome
+        let host: String
+        let port: Int
+        let catalogConfiguration: @Sendable () async throws -> CatalogConfiguration
+        let say: @Sendable (String) -> Void
+        let logger: Logger
+
+        func run() async throws {
+            let catalog = try ITunesCatalog(configuration: try await catalogConfiguration(), logger: Logger(label: "halftunes.catalog"))
+            let web = try WebApp(service: service, catalog: catalog, logger: logger)
+            let (home, token, say) = (home, web.token, say)
+            try await web.application(host: host, port: port) { url in
+                do { try ServerInfo(url: url, token: token).write(to: home) } catch {
+                    say("warning: cannot write \(home.root.path)/server.json: other commands will not find this server")
+                }
+                say("HalfTunes is running at \(url)/ — open it in a browser. Ctrl-C stops it.")
+            }
+            .run()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// Where a host name or address points, decided from the parsed address, not from its spelling:
+/// `127.example.com` is a public name, `[::ffff:127.0.0.1]` is loopback.
+public enum HostClass: Sendable, Hashable {
+    /// This machine: 127.0.0.0/8, ::1, `localhost` and names under `.localhost`.
+    case loopback
+    /// Any address of this machine (0.0.0.0, ::): a server bound there is reachable from the network.
+    case unspecified
+    /// The local network: RFC 1918 (10/8, 172.16/12, 192.168/16), carrier-grade NAT (100.64/10),
+    /// link-local (169.254/16, fe80::/10), unique local (fc00::/7), 0/8, and `.local` names.
+    case privateNetwork
+    /// Anything else.
+    case publicNetwork
+
+    /// Classifies a host as it appears in a URL or a `--host` option (IPv6 with or without brackets).
+    public init(_ host: String) {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name.hasSuffix(".") { name.removeLast() }
+        if let v4 = Self.ipv4(name) {
+            self = Self.classify(v4)
+        } else if let v6 = Self.ipv6(name) {
+            self = Self.classify(v6)
+        } else if name == "localhost" || name.hasSuffix(".localhost") {
+            self = .loopback
+        } else if name.hasSuffix(".local") {
+            self = .privateNetwork
+        } else {
+            self = .publicNetwork
+        }
+    }
+
+    private static func classify(_ a: [UInt8]) -> HostClass {
+        switch (a[0], a[1]) {
+        case (127, _): .loopback
+        case (0, _): a.allSatisfy { $0 == 0 } ? .unspecified : .privateNetwork
+        case (10, _), (192, 168), (169, 254), (172, 16...31), (100, 64...127): .privateNetwork
+        default: .publicNetwork
+        }
+    }
+
+    private static func classify(_ a: [UInt16]) -> HostClass {
+        if a.allSatisfy({ $0 == 0 }) { return .unspecified }
+        if a.dropLast().allSatisfy({ $0 == 0 }), a[7] == 1 { return .loopback }
+        // IPv4-mapped (::ffff:a.b.c.d): the IPv4 address decides.
+        if a[0..<5].allSatisfy({ $0 == 0 }), a[5] == 0xffff {
+            return classify([UInt8(a[6] >> 8), UInt8(a[6] & 0xff), UInt8(a[7] >> 8), UInt8(a[7] & 0xff)])
+        }
+        if a[0] & 0xfe00 == 0xfc00 || a[0] & 0xffc0 == 0xfe80 { return .privateNetwork }
+        return .publicNetwork
+    }
+
+    /// Dotted-quad IPv4, four decimal parts 0–255.
+    static func ipv4(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var bytes: [UInt8] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let value = UInt8(part) else { return nil }
+            bytes.append(value)
+        }
+        return bytes
+    }
+
+    /// IPv6 (with `::` and a trailing dotted quad), eight 16-bit groups; a zone (`%eth0`) is ignored.
+    static func ipv6(_ text: String) -> [UInt16]? {
+        let address = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
+        guard address.contains(":") else { return nil }
+        var groups: [UInt16] = []
+        var tail: [UInt16] = []
+        let halves = address.components(separatedBy: "::")
+        guard halves.count <= 2 else { return nil }
+        func parse(_ half: String) -> [UInt16]? {
+            guard !half.isEmpty else { return [] }
+            var result: [UInt16] = []
+            let pieces = half.split(separator: ":", omittingEmptySubsequences: false)
+            for (index, piece) in pieces.enumerated() {
+                if index == pieces.count - 1, piece.contains("."), let v4 = ipv4(String(piece)) {
+                    result += [UInt16(v4[0]) << 8 | UInt16(v4[1]), UInt16(v4[2]) << 8 | UInt16(v4[3])]
+                } else {
+                    guard (1...4).contains(piece.count), let value = UInt16(piece, radix: 16) else { return nil }
+                    result.append(value)
+                }
+            }
+            return result
+        }
+        guard let head = parse(halves[0]) else { return nil }
+        groups = head
+        if halves.count == 2 {
+            guard let end = parse(halves[1]), head.count + end.count < 8 else { return nil }
+            tail = end
+            groups += Array(repeating: 0, count: 8 - head.count - end.count) + tail
+        }
+        return groups.count == 8 ? groups : nil
+    }
+}

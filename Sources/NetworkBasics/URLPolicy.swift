@@ -1,0 +1,25 @@
+import Foundation
+
+/// Which URLs HalfTunes will fetch, decided in one place.
+public enum URLPolicy {
+    /// Why a URL is refused, `nil` when it is an http(s) URL with a host.
+    public static func problem(with url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased() else { return "it has no scheme" }
+        guard scheme == "http" || scheme == "https" else { return "only http and https are supported, not \(scheme)" }
+        guard let host = url.host, !host.isEmpty else { return "it has no host" }
+        return nil
+    }
+
+    /// Whether a string is an http(s) URL with a host.
+    public static func isWebURL(_ string: String) -> Bool { URL(string: string).map { problem(with: $0) == nil } ?? false }
+
+    /// Whether a URL that a remote source (a catalog at `sourceHost`) handed over may be fetched:
+    /// an http(s) URL with a host and no user info; and a source on the public internet may not
+    /// point at this machine or the local network (a hostile catalog must not turn the downloader
+    /// against the user's router). A source on this machine may point at this machine.
+    public static func mayFetch(_ url: URL, from sourceHost: String) -> Bool {
+        guard problem(with: url) == nil, url.user == nil, url.password == nil, let host = url.host else { return false }
+        if HostClass(sourceHost) != .publicNetwork { return true }
+        return HostClass(host) == .publicNetwork
+    }
+}
