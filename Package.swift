@@ -161,7 +161,10 @@ let package = Package(
             path: "Examples/DownloadService/Tests/DownloadServiceExampleTests"),
         .testTarget(
             name: "halftunesTests",
-            dependencies: ["DemoCatalog", "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "halftunes", "HalfTunesWeb", "HalfTunesKit", "DemoCatalog", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -85,7 +85,7 @@ struct TransferRunner: Sendable {
                 }
                 validator = Validator()
                 _ = truncate(job.partialPath, 0)
-            case .transient(let reason, let retryAfter, let validatorSeen):
+            case .transient(let reason, let status, let retryAfter, let validatorSeen):
                 if let validatorSeen { validator = validatorSeen }
                 let reached = PartialFile.length(at: job.partialPath)
                 failuresWithoutProgress = reached > furthest ? 1 : failuresWithoutProgress + 1
@@ -94,9 +94,10 @@ struct TransferRunner: Sendable {
                     let delay = policy.delay(
                         afterFailedAttempts: failuresWithoutProgress, retryAfter: retryAfter, jitter: time.jitter())
                 else {
-                    let code: TransferError.Code = reason.contains("HTTP") ? .serverUnavailable : .network
                     return .failed(
-                        TransferError(code, "\(reason) (gave up after \(failuresWithoutProgress) attempts)", permanent: false))
+                        TransferError(
+                            status == nil ? .network : .serverUnavailable,
+                            "\(reason) (gave up after \(failuresWithoutProgress) attempts)", permanent: false, httpStatus: status))
                 }
                 logger.info("retrying", metadata: ["transfer": "\(job.id)", "reason": "\(reason)", "delay": "\(delay)"])
                 await report.retrying(reason, delay)
@@ -110,7 +111,8 @@ struct TransferRunner: Sendable {
         case failed(TransferError)
         case stopped
         case restart(String)
-        case transient(reason: String, retryAfter: Duration?, validator: Validator?)
+        /// A failure worth retrying; `status` is the HTTP status when the server answered one.
+        case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
     }
 
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
@@ -181,7 +183,7 @@ struct TransferRunner: Sendable {
         case .success:
             if let expected = writer.expected, received < expected {
                 return .transient(
-                    reason: "the body ended after \(received) of \(expected) bytes", retryAfter: nil,
+                    reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
             return finish(job, length: received)
@@ -193,8 +195,8 @@ struct TransferRunner: Sendable {
         switch decision {
         case .fail(let status):
             return .failed(.httpStatus(status, url: job.url))
-        case .retry(let reason, let retryAfter):
-            return .transient(reason: reason, retryAfter: retryAfter, validator: nil)
+        case .retry(let status, let retryAfter):
+            return .transient(reason: "the server answered HTTP \(status)", status: status, retryAfter: retryAfter, validator: nil)
         case .restart(let reason):
             return .restart(reason)
         case .alreadyComplete(let total):
@@ -219,7 +221,7 @@ struct TransferRunner: Sendable {
         if Task.isCancelled || error is CancellationError { return .stopped }
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
         if permanent { return .failed(NetworkFailure.permanentError(error, reason: reason)) }
-        return .transient(reason: reason, retryAfter: nil, validator: validator)
+        return .transient(reason: reason, status: nil, retryAfter: nil, validator: validator)
     }
 }
 

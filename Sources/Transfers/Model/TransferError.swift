@@ -46,12 +46,15 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
     public let message: String
     /// Whether retrying cannot help.
     public let isPermanent: Bool
+    /// The HTTP status the server answered, when the failure was one (`httpStatus`, `serverUnavailable`).
+    public let httpStatus: Int?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, permanent: Bool) {
+    public init(_ code: Code, _ message: String, permanent: Bool, httpStatus: Int? = nil) {
         self.code = code
         self.message = message
         self.isPermanent = permanent
+        self.httpStatus = httpStatus
     }
 
     public var description: String { message }
@@ -69,7 +72,8 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         case 410: reason = "gone"
         default: reason = "refused"
         }
-        return TransferError(.httpStatus, "the server answered HTTP \(status) (\(reason)) for \(url)", permanent: true)
+        return TransferError(
+            .httpStatus, "the server answered HTTP \(status) (\(reason)) for \(url)", permanent: true, httpStatus: status)
     }
 
     static func unknown(_ id: TransferID) -> TransferError {

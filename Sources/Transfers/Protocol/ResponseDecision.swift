@@ -9,8 +9,9 @@ public enum ResponseDecision: Sendable, Hashable {
     case alreadyComplete(total: Int64)
     /// The answer cannot be appended to what is on disk: discard it and ask for the whole resource.
     case restart(reason: String)
-    /// A transient failure: try again later (after `retryAfter` if the server said so).
-    case retry(reason: String, retryAfter: Duration?)
+    /// A transient failure answered with HTTP `status`: try again later (after `retryAfter` if
+    /// the server said so).
+    case retry(status: Int, retryAfter: Duration?)
     /// A permanent failure.
     case fail(status: Int)
 
@@ -68,10 +69,8 @@ public enum ResponseDecision: Sendable, Hashable {
                 return .alreadyComplete(total: total)
             }
             return .restart(reason: "the server cannot serve bytes from \(requestedOffset) (416)")
-        case 408, 425, 429, 500, 502, 503, 504:
-            return .retry(reason: "the server answered HTTP \(head.status)", retryAfter: head.retryAfter)
-        case 500...599:
-            return .retry(reason: "the server answered HTTP \(head.status)", retryAfter: head.retryAfter)
+        case 408, 425, 429, 500...599:
+            return .retry(status: head.status, retryAfter: head.retryAfter)
         default:
             return .fail(status: head.status)
         }
