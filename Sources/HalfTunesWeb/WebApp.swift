@@ -70,7 +70,8 @@ struct LazyGuard<Context: RequestContext>: RouterMiddleware {
     let port: PortBox
     let token: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         try await RequestGuard<Context>(host: host, port: port.value, token: token).handle(request, context: context, next: next)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import HalfTunesKit
 import ITunesSearch
 import Logging
-import ServiceLifecycle
 import NetworkBasics
+import ServiceLifecycle
 
 /// Runs the web app over a home's downloads until SIGINT or SIGTERM: what `halftunes serve` and
 /// `halftunes demo` are.
@@ -56,7 +56,8 @@ public enum WebServer {
         let logger: Logger
 
         func run() async throws {
-            let catalog = try ITunesCatalog(configuration: try await catalogConfiguration(), logger: Logger(label: "halftunes.catalog"))
+            let catalog = try ITunesCatalog(
+                configuration: try await catalogConfiguration(), logger: Logger(label: "halftunes.catalog"))
             let web = try WebApp(service: service, catalog: catalog, logger: logger)
             let (home, token, say) = (home, web.token, say)
             try await web.application(host: host, port: port) { url in

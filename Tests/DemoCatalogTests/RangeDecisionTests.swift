@@ -32,9 +32,11 @@ struct RangeDecisionTests {
         #expect(decide("bytes=0-", length: 0) == .unsatisfiable)
     }
 
-    @Test("malformed and multi-range headers are ignored", arguments: [
-        "bytes=abc-", "bytes=5-1", "items=0-1", "bytes=0-1,5-6", "bytes=", "bytes=--1", "bytes=99999999999999999999-",
-    ])
+    @Test(
+        "malformed and multi-range headers are ignored",
+        arguments: [
+            "bytes=abc-", "bytes=5-1", "items=0-1", "bytes=0-1,5-6", "bytes=", "bytes=--1", "bytes=99999999999999999999-",
+        ])
     func ignored(range: String) { #expect(decide(range) == .full) }
 
     @Test("If-Range: a matching ETag or date keeps the range; anything else gets the whole thing")

@@ -11,7 +11,8 @@ import Transfers
 @Suite("Download service", .timeLimit(.minutes(1)))
 struct DownloadServiceTests {
     private func tracks(_ ids: [Int], from url: URL) async throws -> [Track] {
-        let catalog = try ITunesCatalog(configuration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), logger: quietLogger("c"))
+        let catalog = try ITunesCatalog(
+            configuration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), logger: quietLogger("c"))
         return try await catalog.lookup(ids: ids)
     }
 

@@ -17,10 +17,12 @@ struct LibraryNamingTests {
         #expect(name(artist: "Static Orchard", title: "Wait...") == "Static Orchard - Wait… [42].m4a")
     }
 
-    @Test("hostile names cannot escape the folder or hide the extension", arguments: [
-        ("../../etc", "passwd"), ("/", "/"), ("a\u{0}b", "c\u{0}d"), (".hidden", "..."), ("x\u{202E}4pm", "evil\u{202E}exe."),
-        ("line\nbreak", "tab\there"), ("back\\slash", "..\\..\\x"),
-    ])
+    @Test(
+        "hostile names cannot escape the folder or hide the extension",
+        arguments: [
+            ("../../etc", "passwd"), ("/", "/"), ("a\u{0}b", "c\u{0}d"), (".hidden", "..."), ("x\u{202E}4pm", "evil\u{202E}exe."),
+            ("line\nbreak", "tab\there"), ("back\\slash", "..\\..\\x"),
+        ])
     func hostile(artist: String, title: String) {
         let result = name(artist: artist, title: title)
         #expect(!result.contains("/"))
@@ -28,14 +30,16 @@ struct LibraryNamingTests {
         #expect(!result.contains("\u{0}"))
         #expect(!result.hasPrefix("."))
         #expect(!result.contains(".."))
-        #expect(!result.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.properties.generalCategory == .control })
+        #expect(
+            !result.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.properties.generalCategory == .control })
         #expect(result.hasSuffix(" [42].m4a"))
         #expect(URL(fileURLWithPath: "/library").appendingPathComponent(result).standardizedFileURL.path.hasPrefix("/library/"))
     }
 
     @Test("long names are cut to 200 bytes, keeping the id and extension, on a character boundary")
     func long() {
-        let result = name(artist: String(repeating: "ä", count: 300), title: String(repeating: "🎉", count: 300), id: 1_234_567_890)
+        let result = name(
+            artist: String(repeating: "ä", count: 300), title: String(repeating: "🎉", count: 300), id: 1_234_567_890)
         #expect(result.utf8.count <= 200)
         #expect(result.hasSuffix(" [1234567890].m4a"))
         #expect(String(validating: Array(result.utf8), as: UTF8.self) != nil)

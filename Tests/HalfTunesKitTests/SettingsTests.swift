@@ -15,7 +15,8 @@ struct SettingsTests {
         #expect(HalfTunesHome.resolve(environment: ["HOME": "/home/u"]).root.path == "/home/u/.local/share/halftunes")
         #expect(HalfTunesHome.resolve(explicit: "~/music", environment: env).root.path == "/home/u/music")
         // A relative XDG_DATA_HOME is invalid by the spec and ignored.
-        #expect(HalfTunesHome.resolve(environment: ["HOME": "/h", "XDG_DATA_HOME": "rel"]).root.path == "/h/.local/share/halftunes")
+        #expect(
+            HalfTunesHome.resolve(environment: ["HOME": "/h", "XDG_DATA_HOME": "rel"]).root.path == "/h/.local/share/halftunes")
         let home = HalfTunesHome(root: URL(fileURLWithPath: "/data"))
         #expect(home.library.path == "/data/library")
         #expect(home.session.path == "/data/session")

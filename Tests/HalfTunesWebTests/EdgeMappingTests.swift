@@ -6,7 +6,8 @@ import Testing
 
 @Suite("SSE parser (pure)")
 struct SSEParserTests {
-    private let stream = "retry: 1000\n: connected\n\ndata: {\"a\":1}\n\ndata: line one\ndata: line two\n\nevent: x\n\ndata:no-space\r\n\r\ndata: last\r\rdata: pending"
+    private let stream =
+        "retry: 1000\n: connected\n\ndata: {\"a\":1}\n\ndata: line one\ndata: line two\n\nevent: x\n\ndata:no-space\r\n\r\ndata: last\r\rdata: pending"
 
     @Test("events come out once each, whatever the chunking, with LF, CRLF and CR line ends")
     func chunking() {
@@ -33,10 +34,12 @@ struct SSEParserTests {
 
 @Suite("Error mapping at the HTTP edge (pure)")
 struct ErrorMappingTests {
-    @Test("each code has one status; the body is {v, code, message}, with Retry-After when rate limited", arguments: [
-        (DownloadError.Code.notFound, 404), (.conflict, 409), (.badInput, 400), (.upstreamFailure, 502),
-        (.rateLimited, 429), (.forbidden, 403), (.internalError, 500),
-    ])
+    @Test(
+        "each code has one status; the body is {v, code, message}, with Retry-After when rate limited",
+        arguments: [
+            (DownloadError.Code.notFound, 404), (.conflict, 409), (.badInput, 400), (.upstreamFailure, 502),
+            (.rateLimited, 429), (.forbidden, 403), (.internalError, 500),
+        ])
     func status(code: DownloadError.Code, status: Int) throws {
         #expect(ErrorMapping.status(for: code).code == status)
         let response = ErrorMapping.response(DownloadError(code, "why", retryAfter: code == .rateLimited ? 60 : nil))
@@ -50,10 +53,12 @@ struct ErrorMappingTests {
         #expect(Set(statuses).count == DownloadError.Code.allCases.count)
     }
 
-    @Test("only loopback hosts are served without an exposure warning", arguments: [
-        ("127.0.0.1", false), ("127.0.0.2", false), ("localhost", false), ("::1", false),
-        ("0.0.0.0", true), ("::", true), ("192.168.1.5", true), ("127.example.com", true),
-    ])
+    @Test(
+        "only loopback hosts are served without an exposure warning",
+        arguments: [
+            ("127.0.0.1", false), ("127.0.0.2", false), ("localhost", false), ("::1", false),
+            ("0.0.0.0", true), ("::", true), ("192.168.1.5", true), ("127.example.com", true),
+        ])
     func exposure(host: String, warns: Bool) {
         #expect((WebServer.exposureWarning(for: host) != nil) == warns, "\(host)")
     }

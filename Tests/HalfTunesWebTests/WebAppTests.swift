@@ -27,7 +27,8 @@ struct WebAppTests {
             try await withTemporaryDirectory { home in
                 let service = try await DownloadService.open(home: HalfTunesHome(root: home), logger: quietLogger("d"))
                 let itunes = try ITunesCatalog(
-                    configuration: CatalogConfiguration(baseURL: catalogURL ?? demoURL, timeout: .seconds(5), callsPerMinute: nil),
+                    configuration: CatalogConfiguration(
+                        baseURL: catalogURL ?? demoURL, timeout: .seconds(5), callsPerMinute: nil),
                     logger: quietLogger("c"))
                 let web = try WebApp(service: service, catalog: itunes, logger: silentLogger("web"))
                 try await withRunningServer({ onReady in web.application(port: 0, onReady: onReady) }) { url in
@@ -45,7 +46,8 @@ struct WebAppTests {
         request.method = method
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        return Answer(status: Int(response.status.code), body: Data(try await response.body.collect(upTo: 4 << 20).readableBytesView))
+        return Answer(
+            status: Int(response.status.code), body: Data(try await response.body.collect(upTo: 4 << 20).readableBytesView))
     }
 
     private func allowed(_ url: URL, _ web: WebApp) -> [(String, String)] {
@@ -76,7 +78,8 @@ struct WebAppTests {
             var state = ""
             for _ in 0..<200 where state != "downloaded" {
                 let again = try await request(url, "/api/search?term=love")
-                state = ((again.json?["results"] as? [[String: Any]])?.first { $0["id"] as? Int == 1001 })?["state"] as? String ?? ""
+                state =
+                    ((again.json?["results"] as? [[String: Any]])?.first { $0["id"] as? Int == 1001 })?["state"] as? String ?? ""
                 if state != "downloaded" { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(state == "downloaded")
@@ -142,10 +145,12 @@ struct WebAppTests {
         }
     }
 
-    @Test("library files are found by track id only; paths are refused", arguments: [
-        "/library/..%2F..%2Fetc%2Fpasswd", "/library/../../etc/passwd", "/library/1001%2F..", "/library/-1",
-        "/library/99999", "/static/..%2Fapp.js", "/static/%2Fetc%2Fpasswd",
-    ])
+    @Test(
+        "library files are found by track id only; paths are refused",
+        arguments: [
+            "/library/..%2F..%2Fetc%2Fpasswd", "/library/../../etc/passwd", "/library/1001%2F..", "/library/-1",
+            "/library/99999", "/static/..%2Fapp.js", "/static/%2Fetc%2Fpasswd",
+        ])
     func traversal(path: String) async throws {
         try await withWebApp { url, _, _, _ in
             let answer = try await request(url, path)

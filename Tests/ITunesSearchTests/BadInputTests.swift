@@ -43,16 +43,18 @@ struct BadInputTests {
         }
     }
 
-    @Test("wrong types, nulls, huge strings, deep nesting, invalid UTF-8", arguments: [
-        #"{"results":null}"#,
-        #"{"results":[null,1,"x",[],{}]}"#,
-        #"{"results":[{"trackId":1.5,"kind":"song"}]}"#,
-        #"{"results":[{"trackId":-3,"kind":"song"}]}"#,
-        #"{"results":[{"trackId":99999999999999999999999,"kind":"song"}]}"#,
-        #"{"results":[{"trackId":1,"kind":"song","trackName":{"a":1},"previewUrl":["x"]}]}"#,
-        String(repeating: "[", count: 100_000),
-        #"{"results":[{"trackId":1,"kind":"song","trackName":""# + String(repeating: "a", count: 10 << 20) + #""}]}"#,
-    ])
+    @Test(
+        "wrong types, nulls, huge strings, deep nesting, invalid UTF-8",
+        arguments: [
+            #"{"results":null}"#,
+            #"{"results":[null,1,"x",[],{}]}"#,
+            #"{"results":[{"trackId":1.5,"kind":"song"}]}"#,
+            #"{"results":[{"trackId":-3,"kind":"song"}]}"#,
+            #"{"results":[{"trackId":99999999999999999999999,"kind":"song"}]}"#,
+            #"{"results":[{"trackId":1,"kind":"song","trackName":{"a":1},"previewUrl":["x"]}]}"#,
+            String(repeating: "[", count: 100_000),
+            #"{"results":[{"trackId":1,"kind":"song","trackName":""# + String(repeating: "a", count: 10 << 20) + #""}]}"#,
+        ])
     func hostile(body: String) {
         #expect(decodes(Data(body.utf8)))
     }

@@ -71,9 +71,11 @@ struct DecodingTests {
         #expect(track.durationMs == nil && track.releaseDate == nil && track.explicitness == nil && track.previewURL == nil)
     }
 
-    @Test("preview and artwork URLs must be http(s) with a host", arguments: [
-        "file:///etc/passwd", "ftp://example.com/p.m4a", "javascript:alert(1)", "https://", "/relative/p.m4a", "",
-    ])
+    @Test(
+        "preview and artwork URLs must be http(s) with a host",
+        arguments: [
+            "file:///etc/passwd", "ftp://example.com/p.m4a", "javascript:alert(1)", "https://", "/relative/p.m4a", "",
+        ])
     func refusesOddSchemes(url: String) throws {
         let json = #"{"results":[{"kind":"song","trackId":1,"trackName":"T","previewUrl":"\#(url)","artworkUrl100":"\#(url)"}]}"#
         let track = try #require(try decode(json).first)
@@ -82,13 +84,15 @@ struct DecodingTests {
         #expect(!track.isDownloadable)
     }
 
-    @Test("bodies that are not search responses say what is wrong", arguments: [
-        ("<html>busy</html>", "not valid JSON"),
-        (#"{"resultCount":0}"#, "no \"results\" field"),
-        (#"{"results":{"a":1}}"#, "\"results\" has the wrong type"),
-        ("[1,2,3]", "wrong type"),
-        ("", "not valid JSON"),
-    ])
+    @Test(
+        "bodies that are not search responses say what is wrong",
+        arguments: [
+            ("<html>busy</html>", "not valid JSON"),
+            (#"{"resultCount":0}"#, "no \"results\" field"),
+            (#"{"results":{"a":1}}"#, "\"results\" has the wrong type"),
+            ("[1,2,3]", "wrong type"),
+            ("", "not valid JSON"),
+        ])
     func malformed(body: String, says: String) {
         #expect {
             try decode(body)

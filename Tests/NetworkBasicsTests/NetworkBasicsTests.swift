@@ -4,19 +4,21 @@ import Testing
 
 @Suite("Host classifier (pure)")
 struct HostClassTests {
-    @Test("hosts are classified by their parsed address, not their spelling", arguments: [
-        ("127.0.0.1", HostClass.loopback), ("127.9.8.7", .loopback), ("localhost", .loopback), ("LOCALHOST", .loopback),
-        ("app.localhost", .loopback), ("::1", .loopback), ("[::1]", .loopback), ("0:0:0:0:0:0:0:1", .loopback),
-        ("[::ffff:127.0.0.1]", .loopback), ("::ffff:7f00:1", .loopback),
-        ("0.0.0.0", .unspecified), ("::", .unspecified), ("[::]", .unspecified),
-        ("10.1.2.3", .privateNetwork), ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork),
-        ("192.168.1.1", .privateNetwork), ("169.254.169.254", .privateNetwork), ("100.64.0.1", .privateNetwork),
-        ("fe80::1", .privateNetwork), ("fd12:3456::1", .privateNetwork), ("[::ffff:10.0.0.1]", .privateNetwork),
-        ("printer.local", .privateNetwork), ("0.1.2.3", .privateNetwork),
-        ("127.example.com", .publicNetwork), ("localhost.example.com", .publicNetwork), ("172.32.0.1", .publicNetwork),
-        ("8.8.8.8", .publicNetwork), ("2001:db8::1", .publicNetwork), ("itunes.apple.com", .publicNetwork),
-        ("127.0.0.1.nip.io", .publicNetwork), ("1.2.3", .publicNetwork), ("256.0.0.1", .publicNetwork),
-    ])
+    @Test(
+        "hosts are classified by their parsed address, not their spelling",
+        arguments: [
+            ("127.0.0.1", HostClass.loopback), ("127.9.8.7", .loopback), ("localhost", .loopback), ("LOCALHOST", .loopback),
+            ("app.localhost", .loopback), ("::1", .loopback), ("[::1]", .loopback), ("0:0:0:0:0:0:0:1", .loopback),
+            ("[::ffff:127.0.0.1]", .loopback), ("::ffff:7f00:1", .loopback),
+            ("0.0.0.0", .unspecified), ("::", .unspecified), ("[::]", .unspecified),
+            ("10.1.2.3", .privateNetwork), ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork),
+            ("192.168.1.1", .privateNetwork), ("169.254.169.254", .privateNetwork), ("100.64.0.1", .privateNetwork),
+            ("fe80::1", .privateNetwork), ("fd12:3456::1", .privateNetwork), ("[::ffff:10.0.0.1]", .privateNetwork),
+            ("printer.local", .privateNetwork), ("0.1.2.3", .privateNetwork),
+            ("127.example.com", .publicNetwork), ("localhost.example.com", .publicNetwork), ("172.32.0.1", .publicNetwork),
+            ("8.8.8.8", .publicNetwork), ("2001:db8::1", .publicNetwork), ("itunes.apple.com", .publicNetwork),
+            ("127.0.0.1.nip.io", .publicNetwork), ("1.2.3", .publicNetwork), ("256.0.0.1", .publicNetwork),
+        ])
     func classify(host: String, expected: HostClass) {
         #expect(HostClass(host) == expected, "\(host)")
     }
@@ -24,20 +26,24 @@ struct HostClassTests {
 
 @Suite("URL policy (pure)")
 struct URLPolicyTests {
-    @Test("only http(s) URLs with a host", arguments: [
-        ("https://a.example/x", true), ("http://127.0.0.1:8080/x", true), ("ftp://a.example/x", false),
-        ("file:///etc/passwd", false), ("https:///x", false), ("mailto:a@b.c", false), ("/relative", false),
-    ])
+    @Test(
+        "only http(s) URLs with a host",
+        arguments: [
+            ("https://a.example/x", true), ("http://127.0.0.1:8080/x", true), ("ftp://a.example/x", false),
+            ("file:///etc/passwd", false), ("https:///x", false), ("mailto:a@b.c", false), ("/relative", false),
+        ])
     func webURL(url: String, allowed: Bool) {
         #expect(URLPolicy.isWebURL(url) == allowed, "\(url)")
     }
 
-    @Test("a public catalog may not send HalfTunes to this machine or the local network", arguments: [
-        "http://127.0.0.1/x.m4a", "http://localhost:8080/x", "http://10.0.0.1/x", "http://192.168.1.1/x",
-        "http://172.16.5.4/x", "http://169.254.169.254/latest/meta-data", "http://[::1]/x", "http://0.0.0.0/x",
-        "http://printer.local/x", "https://user:secret@audio.example.com/x.m4a", "ftp://audio.example.com/x",
-        "file:///etc/passwd", "http://[::ffff:127.0.0.1]/x",
-    ])
+    @Test(
+        "a public catalog may not send HalfTunes to this machine or the local network",
+        arguments: [
+            "http://127.0.0.1/x.m4a", "http://localhost:8080/x", "http://10.0.0.1/x", "http://192.168.1.1/x",
+            "http://172.16.5.4/x", "http://169.254.169.254/latest/meta-data", "http://[::1]/x", "http://0.0.0.0/x",
+            "http://printer.local/x", "https://user:secret@audio.example.com/x.m4a", "ftp://audio.example.com/x",
+            "file:///etc/passwd", "http://[::ffff:127.0.0.1]/x",
+        ])
     func refused(url: String) {
         #expect(!URLPolicy.mayFetch(URL(string: url)!, from: "itunes.apple.com"))
     }

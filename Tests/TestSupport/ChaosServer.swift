@@ -62,14 +62,16 @@ public final class ChaosServer: Sendable {
         do {
             (fault, data, version) = try files.withLock { files throws(ChaosMissing) in
                 guard var file = files[name] else { throw ChaosMissing() }
-                var random = ChaosRandom(seed ^ UInt64(truncatingIfNeeded: name.hashValueStable) ^ (UInt64(file.requests) &* 0x9E37_79B9_7F4A_7C15))
+                var random = ChaosRandom(
+                    seed ^ UInt64(truncatingIfNeeded: name.hashValueStable) ^ (UInt64(file.requests) &* 0x9E37_79B9_7F4A_7C15))
                 file.requests += 1
                 var fault = Fault.none
                 if !redirected, Double(random.next() % 1000) / 1000 < faultRate {
                     fault = Fault.allCases[1 + Int(random.next() % UInt64(Fault.allCases.count - 1))]
                 }
                 if fault == .changeContent {
-                    file.versions.append(ChaosServer.content(seed: random.next(), size: file.versions[0].count + Int(random.next() % 1000)))
+                    file.versions.append(
+                        ChaosServer.content(seed: random.next(), size: file.versions[0].count + Int(random.next() % 1000)))
                 }
                 files[name] = file
                 return (fault, file.versions.last!, file.versions.count - 1)

@@ -23,7 +23,10 @@ public final class ChildProcess: Sendable {
         let done = Mutex(false)
 
         func wakeWaiters() {
-            let waiters = outputChanged.withLock { waiters in defer { waiters = [] }; return waiters }
+            let waiters = outputChanged.withLock { waiters in
+                defer { waiters = [] }
+                return waiters
+            }
             waiters.forEach { $0.resume() }
         }
     }

@@ -105,7 +105,10 @@ final class DelegateRecorder: NSObject, ResumableDownloadDelegate, @unchecked Se
         _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didWriteData bytesWritten: Int64,
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
-        record(.wrote(task: downloadTask.taskIdentifier, written: bytesWritten, total: totalBytesWritten, expected: totalBytesExpectedToWrite))
+        record(
+            .wrote(
+                task: downloadTask.taskIdentifier, written: bytesWritten, total: totalBytesWritten,
+                expected: totalBytesExpectedToWrite))
     }
 
     func urlSession(

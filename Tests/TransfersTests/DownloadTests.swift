@@ -192,7 +192,9 @@ struct DownloadTests {
         }
     }
 
-    @Test("URLs that are not http(s) are refused at once", arguments: ["ftp://example.com/a", "file:///etc/passwd", "http:///nohost"])
+    @Test(
+        "URLs that are not http(s) are refused at once",
+        arguments: ["ftp://example.com/a", "file:///etc/passwd", "http:///nohost"])
     func invalidURL(url: String) async throws {
         try await withSession { session, folder in
             await #expect {

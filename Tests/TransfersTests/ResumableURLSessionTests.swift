@@ -28,7 +28,7 @@ struct ResumableURLSessionTests {
                         let preview = try #require(catalog.preview(for: id))
                         let size = Int64(preview.data.count)
                         let filetask = try #require(recorder.file(of: task))
-                    #expect(sha256Hex(filetask) == sha256Hex(preview.data))
+                        #expect(sha256Hex(filetask) == sha256Hex(preview.data))
                         let progress = recorder.progress(of: task)
                         #expect(progress.last?.total == size)
                         #expect(progress.last?.expected == size)
@@ -64,9 +64,10 @@ struct ResumableURLSessionTests {
                     task.taskDescription = "Track 1005"
                     task.resume()
                     await recorder.wrote(task, atLeast: 200_000)
-                    let data = try #require(await withCheckedContinuation { continuation in
-                        task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
-                    })
+                    let data = try #require(
+                        await withCheckedContinuation { continuation in
+                            task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+                        })
                     #expect(data.count < 1024)
                     let error = try #require(await recorder.completion(of: task) as? URLError)
                     #expect(error.code == .cancelled)
@@ -80,9 +81,14 @@ struct ResumableURLSessionTests {
                     #expect(await recorder.completion(of: resumed) == nil)
                     let fileresumed = try #require(recorder.file(of: resumed))
                     #expect(sha256Hex(fileresumed) == sha256Hex(preview.data))
-                    guard case .resumed(_, let offset, let expected) = await recorder.first(where: {
-                        if case .resumed(resumed.taskIdentifier, _, _) = $0 { true } else { false }
-                    }) else { Issue.record("no didResumeAtOffset"); return }
+                    guard
+                        case .resumed(_, let offset, let expected) = await recorder.first(where: {
+                            if case .resumed(resumed.taskIdentifier, _, _) = $0 { true } else { false }
+                        })
+                    else {
+                        Issue.record("no didResumeAtOffset")
+                        return
+                    }
                     #expect(offset >= 200_000)
                     #expect(expected == size)
                     // Progress continues from the offset and never goes back.
@@ -109,9 +115,10 @@ struct ResumableURLSessionTests {
                     let task = session.downloadTask(with: previewURL(base, 1006))
                     task.resume()
                     await recorder.wrote(task, atLeast: 100_000)
-                    let data = try #require(await withCheckedContinuation { continuation in
-                        task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
-                    })
+                    let data = try #require(
+                        await withCheckedContinuation { continuation in
+                            task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+                        })
                     catalog.setFaults(PreviewFaults(), for: 1006)
                     let old = try #require(catalog.preview(for: 1006)).data
                     catalog.changeContent(of: 1006)
@@ -123,9 +130,14 @@ struct ResumableURLSessionTests {
                     #expect(await recorder.completion(of: resumed) == nil)
                     let fileresumed = try #require(recorder.file(of: resumed))
                     #expect(sha256Hex(fileresumed) == sha256Hex(new))
-                    guard case .resumed(_, let offset, _) = await recorder.first(where: {
-                        if case .resumed(resumed.taskIdentifier, _, _) = $0 { true } else { false }
-                    }) else { Issue.record("no didResumeAtOffset"); return }
+                    guard
+                        case .resumed(_, let offset, _) = await recorder.first(where: {
+                            if case .resumed(resumed.taskIdentifier, _, _) = $0 { true } else { false }
+                        })
+                    else {
+                        Issue.record("no didResumeAtOffset")
+                        return
+                    }
                     #expect(offset == 0)
                     let last = try #require(catalog.previewRequests.last { $0.trackId == 1006 })
                     #expect(last.status == 200)

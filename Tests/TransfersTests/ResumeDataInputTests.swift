@@ -108,16 +108,22 @@ struct ResumeDataInputTests {
     @Test("header fields: the engine's own are refused, names and values are checked")
     func requestHeaders() throws {
         #expect(try RequestHeaders.validated(["Authorization": "Bearer x", "Accept-Encoding": "identity"]).count == 2)
-        for headers in [["Range": "bytes=0-"], ["if-range": "x"], ["Accept-Encoding": "gzip"], ["Bad Name": "x"], ["X": "a\r\nb"]] {
+        for headers in [
+            ["Range": "bytes=0-"], ["if-range": "x"], ["Accept-Encoding": "gzip"], ["Bad Name": "x"], ["X": "a\r\nb"],
+        ] {
             #expect(throws: TransferError.self) { try RequestHeaders.validated(headers) }
         }
     }
 
     @Test("the state folder follows XDG_STATE_HOME, ignoring a relative one")
     func stateFolder() {
-        let xdg = ResumableURLSessionConfiguration.defaultStateDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"])
+        let xdg = ResumableURLSessionConfiguration.defaultStateDirectory(environment: [
+            "XDG_STATE_HOME": "/x/state", "HOME": "/h",
+        ])
         #expect(xdg.path == "/x/state/resumable-urlsession")
-        let relative = ResumableURLSessionConfiguration.defaultStateDirectory(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])
+        let relative = ResumableURLSessionConfiguration.defaultStateDirectory(environment: [
+            "XDG_STATE_HOME": "rel", "HOME": "/h",
+        ])
         #expect(relative.path == "/h/.local/state/resumable-urlsession")
     }
 

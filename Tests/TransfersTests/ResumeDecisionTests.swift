@@ -38,16 +38,18 @@ struct ResumeDecisionTests {
         #expect(decide(.init(status: 200)) == .write(offset: 0, expectedTotal: nil))
     }
 
-    @Test("a 206 that does not match the request is refused", arguments: [
-        ResponseDecision.Head(status: 206, contentRange: "bytes 0-999/1000"),
-        ResponseDecision.Head(status: 206, contentRange: "bytes 400-999/1000"),
-        ResponseDecision.Head(status: 206),
-        ResponseDecision.Head(status: 206, contentRange: "bytes */1000"),
-        ResponseDecision.Head(status: 206, contentRange: "garbage"),
-        ResponseDecision.Head(status: 206, contentRange: "bytes 500-599/1000"),
-        ResponseDecision.Head(status: 206, contentRange: "bytes 500-999/1000", contentLength: 10),
-        ResponseDecision.Head(status: 206, contentRange: "bytes 500-999/1000", etag: "\"v2\""),
-    ])
+    @Test(
+        "a 206 that does not match the request is refused",
+        arguments: [
+            ResponseDecision.Head(status: 206, contentRange: "bytes 0-999/1000"),
+            ResponseDecision.Head(status: 206, contentRange: "bytes 400-999/1000"),
+            ResponseDecision.Head(status: 206),
+            ResponseDecision.Head(status: 206, contentRange: "bytes */1000"),
+            ResponseDecision.Head(status: 206, contentRange: "garbage"),
+            ResponseDecision.Head(status: 206, contentRange: "bytes 500-599/1000"),
+            ResponseDecision.Head(status: 206, contentRange: "bytes 500-999/1000", contentLength: 10),
+            ResponseDecision.Head(status: 206, contentRange: "bytes 500-999/1000", etag: "\"v2\""),
+        ])
     func refused(head: ResponseDecision.Head) {
         guard case .restart = decide(head) else {
             Issue.record("expected a restart for \(head), got \(decide(head))")

@@ -29,7 +29,8 @@ struct SessionTests {
                 for index in 0..<50 {
                     let track = ids[index % ids.count]
                     let destination = folder.appendingPathComponent("files/\(index)-\(track).wav")
-                    started.append((try await session.start(url: previewURL(url, track), destination: destination), track, destination))
+                    started.append(
+                        (try await session.start(url: previewURL(url, track), destination: destination), track, destination))
                 }
                 for (id, _, _) in started { #expect(try await session.wait(for: id).state == .completed) }
                 for (_, track, destination) in started {
@@ -64,8 +65,9 @@ struct SessionTests {
                     all.append(id)
                 }
                 for index in 0..<3 {
-                    all.append(try await session.start(
-                        url: previewURL(other, 1012 + index), destination: folder.appendingPathComponent("b\(index).wav")))
+                    all.append(
+                        try await session.start(
+                            url: previewURL(other, 1012 + index), destination: folder.appendingPathComponent("b\(index).wav")))
                 }
                 for id in all {
                     let done = try await session.wait(for: id)
@@ -161,9 +163,12 @@ struct SessionTests {
 
 @Suite("Damaged journal")
 struct DamagedJournalTests {
-    @Test("a journal that is not SQLite is refused with a clear error, not a crash", arguments: [
-        Data("this is not a database".utf8), Data(repeating: 0xFF, count: 8192), Data("SQLite format 3\u{0}".utf8) + Data(repeating: 7, count: 4000),
-    ])
+    @Test(
+        "a journal that is not SQLite is refused with a clear error, not a crash",
+        arguments: [
+            Data("this is not a database".utf8), Data(repeating: 0xFF, count: 8192),
+            Data("SQLite format 3\u{0}".utf8) + Data(repeating: 7, count: 4000),
+        ])
     func garbage(contents: Data) async throws {
         try await withTemporaryDirectory { folder in
             try contents.write(to: folder.appendingPathComponent("s.journal.sqlite"))

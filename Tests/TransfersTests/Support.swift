@@ -9,7 +9,14 @@ import Testing
 
 /// Records a session's events and lets a test wait for the one it expects.
 final class EventRecorder: Sendable {
-    private let state = Mutex<(events: [TransferEvent], waiters: [(id: Int, match: @Sendable (TransferEvent) -> Bool, continuation: CheckedContinuation<TransferEvent?, Never>)], next: Int)>(([], [], 0))
+    private let state = Mutex<
+        (
+            events: [TransferEvent],
+            waiters: [(
+                id: Int, match: @Sendable (TransferEvent) -> Bool, continuation: CheckedContinuation<TransferEvent?, Never>
+            )], next: Int
+        )
+    >(([], [], 0))
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<TransferEvent>) {
@@ -36,7 +43,10 @@ final class EventRecorder: Sendable {
     }
 
     private func finish() {
-        let all = state.withLock { state in defer { state.waiters = [] }; return state.waiters.map(\.continuation) }
+        let all = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters.map(\.continuation)
+        }
         all.forEach { $0.resume(returning: nil) }
     }
 

@@ -20,7 +20,8 @@ struct CrashLoopTests {
                 var random = SystemRandomNumberGenerator()
                 var first = true
                 for round in 0...Self.kills {
-                    let server = try ChildProcess(try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment)
+                    let server = try ChildProcess(
+                        try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment)
                     let started = await server.waitForLine { $0.contains("is running at") ? true : nil }
                     if started == nil {
                         let ended = await server.wait()
@@ -29,7 +30,9 @@ struct CrashLoopTests {
                     }
                     if first {
                         // Queue them all through the API, as the page would.
-                        let info = try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json"))) as? [String: Any]
+                        let info =
+                            try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json")))
+                            as? [String: Any]
                         let url = try #require(info?["url"] as? String)
                         let token = try #require(info?["token"] as? String)
                         for id in ids {
@@ -45,7 +48,9 @@ struct CrashLoopTests {
                     if round == Self.kills {
                         let library = home.appendingPathComponent("library")
                         let deadline = ContinuousClock.now + .seconds(90)
-                        while filesIn(library).filter({ !$0.hasSuffix(".part") }).count < ids.count, ContinuousClock.now < deadline {
+                        while filesIn(library).filter({ !$0.hasSuffix(".part") }).count < ids.count,
+                            ContinuousClock.now < deadline
+                        {
                             try await Task.sleep(for: .milliseconds(50))
                         }
                         server.signal(SIGTERM)
@@ -68,7 +73,9 @@ struct CrashLoopTests {
                     total += data.count
                 }
                 let sent = ids.reduce(0) { $0 + catalog.bytesSent(for: $1) }
-                print("crash loop: \(Self.kills) kills survived; \(ids.count) files byte-exact; \(sent - total) bytes fetched twice of \(total)")
+                print(
+                    "crash loop: \(Self.kills) kills survived; \(ids.count) files byte-exact; \(sent - total) bytes fetched twice of \(total)"
+                )
             }
         }
     }

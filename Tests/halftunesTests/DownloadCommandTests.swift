@@ -30,8 +30,12 @@ struct DownloadCommandTests {
                 #expect(events.contains { $0["event"] as? String == "progress" && $0["expectedBytes"] as? Int == 1_323_044 })
                 let library = home.appendingPathComponent("library")
                 #expect(filesIn(library) == ["The Paper Lanterns - Love in the Harbour [1001].wav", "さくらバンド - ラブソング [1019].wav"])
-                for (id, name) in [(1001, "The Paper Lanterns - Love in the Harbour [1001].wav"), (1019, "さくらバンド - ラブソング [1019].wav")] {
-                    #expect(sha256Hex(try Data(contentsOf: library.appendingPathComponent(name))) == sha256Hex(catalog.preview(for: id)!.data))
+                for (id, name) in [
+                    (1001, "The Paper Lanterns - Love in the Harbour [1001].wav"), (1019, "さくらバンド - ラブソング [1019].wav"),
+                ] {
+                    #expect(
+                        sha256Hex(try Data(contentsOf: library.appendingPathComponent(name)))
+                            == sha256Hex(catalog.preview(for: id)!.data))
                 }
                 let again = try await halftunes(["download", "1001", "--json"], home: home, catalog: url)
                 #expect(again.status == 0)
@@ -55,7 +59,9 @@ struct DownloadCommandTests {
                 let result = try await halftunes(["download", "1002"], home: home, catalog: url)
                 #expect(result.status == 0)
                 #expect(!result.stdout.contains("\u{1B}"))
-                #expect(result.stdout.contains("Paper Boats — done → \(home.path)/library/The Paper Lanterns - Paper Boats [1002].wav"))
+                #expect(
+                    result.stdout.contains(
+                        "Paper Boats — done → \(home.path)/library/The Paper Lanterns - Paper Boats [1002].wav"))
             }
         }
     }
@@ -151,7 +157,9 @@ struct DownloadCommandTests {
                 #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")
                 let files = filesIn(home.appendingPathComponent("library"))
                 #expect(files == ["The Paper Lanterns - Coming Home [1006].wav"])
-                #expect(sha256Hex(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])"))) == sha256Hex(catalog.preview(for: 1006)!.data))
+                #expect(
+                    sha256Hex(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])")))
+                        == sha256Hex(catalog.preview(for: 1006)!.data))
 
                 // Cancel a paused download: nothing is left behind.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1007)

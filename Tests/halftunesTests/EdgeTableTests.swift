@@ -6,10 +6,12 @@ import Testing
 
 @Suite("Error codes at the edges (pure)")
 struct EdgeTableTests {
-    @Test("each code: one HTTP status at the API, one exit status at the command line", arguments: [
-        (DownloadError.Code.internalError, 500, Int32(1)), (.badInput, 400, 2), (.notFound, 404, 3), (.conflict, 409, 4),
-        (.upstreamFailure, 502, 5), (.rateLimited, 429, 6), (.forbidden, 403, 7),
-    ])
+    @Test(
+        "each code: one HTTP status at the API, one exit status at the command line",
+        arguments: [
+            (DownloadError.Code.internalError, 500, Int32(1)), (.badInput, 400, 2), (.notFound, 404, 3), (.conflict, 409, 4),
+            (.upstreamFailure, 502, 5), (.rateLimited, 429, 6), (.forbidden, 403, 7),
+        ])
     func table(code: DownloadError.Code, status: Int, exit: Int32) {
         #expect(ErrorMapping.status(for: code).code == status)
         #expect(ExitStatus.of(code) == exit)

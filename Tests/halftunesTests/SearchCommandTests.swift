@@ -26,7 +26,8 @@ struct SearchCommandTests {
             let lines = result.stdout.split(separator: "\n").map(String.init)
             let expected = matching("love", in: catalog)
             try #require(lines.count == expected.count + 1)
-            #expect(lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "ID"])
+            #expect(
+                lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "ID"])
             for (line, track) in zip(lines.dropFirst(), expected) {
                 #expect(line.hasPrefix(track.name))
                 #expect(line.contains(track.artist))

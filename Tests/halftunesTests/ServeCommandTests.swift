@@ -32,7 +32,10 @@ struct ServeCommandTests {
                 // The CLI's own catalog setting is unreachable: only the server can look tracks up.
                 let download = try await halftunes(["download", "1001", "--json"], home: home)
                 #expect(download.status == 0, "\(download.stderr)")
-                #expect(download.stdout.contains(#"{"event":"completed","file":"\#(home.path)/library/The Paper Lanterns - Love in the Harbour [1001].wav","id":1001,"state":"downloaded","v":1}"#))
+                #expect(
+                    download.stdout.contains(
+                        #"{"event":"completed","file":"\#(home.path)/library/The Paper Lanterns - Love in the Harbour [1001].wav","id":1001,"state":"downloaded","v":1}"#
+                    ))
 
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1002)
                 let watcher = try ChildProcess(
@@ -50,7 +53,8 @@ struct ServeCommandTests {
 
                 let cancel = try await halftunes(["cancel", "1002"], home: home)
                 #expect(cancel.status == 0, "\(cancel.stderr)")
-                #expect(filesIn(home.appendingPathComponent("library")) == ["The Paper Lanterns - Love in the Harbour [1001].wav"])
+                #expect(
+                    filesIn(home.appendingPathComponent("library")) == ["The Paper Lanterns - Love in the Harbour [1001].wav"])
 
                 let remove = try await halftunes(["remove", "1001"], home: home)
                 #expect(remove.status == 0, "\(remove.stderr)")
@@ -70,9 +74,11 @@ struct ServeCommandTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
             try await withTemporaryDirectory { home in
                 let (server, url) = try await start(home: home, catalog: catalogURL)
-                let token = try #require(
-                    try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json"))) as? [String: Any]
-                )["token"] as? String
+                let token =
+                    try #require(
+                        try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json")))
+                            as? [String: Any]
+                    )["token"] as? String
                 var request = HTTPClientRequest(url: url.absoluteString + "/api/downloads/1003")
                 request.method = .POST
                 request.headers.add(name: "Origin", value: url.absoluteString)
@@ -93,8 +99,9 @@ struct ServeCommandTests {
                 }
                 again.signal(SIGTERM)
                 #expect(await again.wait().status == 0)
-                #expect(sha256Hex(try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
-                    == sha256Hex(catalog.preview(for: 1003)!.data))
+                #expect(
+                    sha256Hex(try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
+                        == sha256Hex(catalog.preview(for: 1003)!.data))
                 #expect(catalog.previewRequests.last { $0.trackId == 1003 }?.status == 206)
             }
         }
@@ -144,7 +151,8 @@ struct ServeCommandTests {
                 #expect(none.stderr.contains("no audio player found: install mpv"))
                 let missing = try await halftunes(["play", "1005"], home: home, path: bin.path)
                 #expect(missing.status == 3)  // not found
-                #expect(missing.stderr == "halftunes: track 1005 is not in the library; download it first: halftunes download 1005\n")
+                #expect(
+                    missing.stderr == "halftunes: track 1005 is not in the library; download it first: halftunes download 1005\n")
             }
         }
     }

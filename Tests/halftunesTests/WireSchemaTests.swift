@@ -14,7 +14,9 @@ struct WireSchemaTests {
 
     /// A JSON object in one canonical spelling, to compare two of them.
     private func canonical(_ object: [String: Any]?) -> String? {
-        guard let object, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        guard let object, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return nil
+        }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -32,7 +34,8 @@ struct WireSchemaTests {
                 let url = try #require(found, "serve did not print its URL")
 
                 // The page's stream, subscribed before the download starts (its head comes once subscribed).
-                let stream = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString + "/api/events"), timeout: .seconds(30))
+                let stream = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: url.absoluteString + "/api/events"), timeout: .seconds(30))
                 let page = Task {
                     var text = ""
                     for try await buffer in stream.body {
@@ -41,9 +44,11 @@ struct WireSchemaTests {
                     }
                     return text
                 }
-                let download = try await ChildProcess.run(try BuiltProducts.halftunes, ["download", "1001", "--json"], environment: environment)
+                let download = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["download", "1001", "--json"], environment: environment)
                 #expect(download.status == 0, "\(download.stderr)")
-                let events = objects(try await page.value.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) })
+                let events = objects(
+                    try await page.value.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) })
                 let lines = objects(download.stdout.split(separator: "\n"))
                 let list = try await ChildProcess.run(try BuiltProducts.halftunes, ["list", "--json"], environment: environment)
                 let listing = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])

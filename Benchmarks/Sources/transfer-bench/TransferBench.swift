@@ -35,7 +35,9 @@ struct TransferBench {
         }
         guard arguments.count == 2 else {
             FileHandle.standardError.write(
-                Data("usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush] [--resumable]\n".utf8))
+                Data(
+                    "usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush] [--resumable]\n".utf8
+                ))
             exit(2)
         }
         let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
@@ -47,7 +49,8 @@ struct TransferBench {
             let (bytes, failed) = ResumableBench.run(urls: urls, output: output, concurrency: concurrency, durability: durability)
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":-1}"#)
+            print(
+                #"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":-1}"#)
             return
         }
         var logger = Logger(label: "bench")
@@ -63,7 +66,8 @@ struct TransferBench {
         var ids: [TransferID] = []
         // After a kill -9, the session resumes what it had: wait for those instead of starting again.
         let unfinished = Dictionary(
-            await session.transfers().filter { !$0.state.isFinal }.map { ($0.destination.path, $0.id) }, uniquingKeysWith: { a, _ in a })
+            await session.transfers().filter { !$0.state.isFinal }.map { ($0.destination.path, $0.id) },
+            uniquingKeysWith: { a, _ in a })
         for (index, url) in urls.enumerated() {
             let destination = output.appendingPathComponent("\(index)-\(url.lastPathComponent)")
             if let id = unfinished[destination.path] {
@@ -75,7 +79,9 @@ struct TransferBench {
         var pausedWith: Int64 = -1
         if let pauseAt, let first = ids.first {
             for await event in events {
-                if case .progress(first, let received, let expected?) = event, Double(received) >= pauseAt * Double(expected) { break }
+                if case .progress(first, let received, let expected?) = event, Double(received) >= pauseAt * Double(expected) {
+                    break
+                }
                 if case .completed(first, _) = event { break }
             }
             pausedWith = try await session.pause(first).bytesOnDisk
@@ -95,7 +101,9 @@ struct TransferBench {
         let elapsed = ContinuousClock.now - started
         await session.close()
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":\#(pausedWith)}"#)
+        print(
+            #"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":\#(pausedWith)}"#
+        )
     }
 
     /// The process's peak resident set (VmHWM), in KiB.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `urlsession-bench URL-LIST OUTPUT-DIR [--concurrency N]`: the same job as transfer-bench, done

@@ -13,7 +13,9 @@ func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     case .full, .unsatisfiable: break
     }
     let head = ResponseDecision.Head(status: 206, contentRange: text)
-    if case .write(let offset, _) = ResponseDecision.decide(head, requestedOffset: 500, bytesOnDisk: 500, validator: Validator(etag: "\"e\"")) {
+    if case .write(let offset, _) = ResponseDecision.decide(
+        head, requestedOffset: 500, bytesOnDisk: 500, validator: Validator(etag: "\"e\""))
+    {
         precondition(offset == 500)
     }
     return 0

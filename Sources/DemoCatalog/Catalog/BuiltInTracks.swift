@@ -12,15 +12,19 @@ enum BuiltInTracks {
     private static let albums: [Album] = [
         Album(
             artist: "The Paper Lanterns", title: "Harbour Lights", genre: "Indie Pop", year: 2019,
-            songs: ["Love in the Harbour", "Paper Boats", "Tidewater", "Salt & Vinegar", "Lighthouse Keeper",
-                    "Coming Home"]),
+            songs: [
+                "Love in the Harbour", "Paper Boats", "Tidewater", "Salt & Vinegar", "Lighthouse Keeper",
+                "Coming Home",
+            ]),
         Album(
             artist: "The Paper Lanterns", title: "Night Ferry", genre: "Indie Pop", year: 2022,
             songs: ["Night Ferry", "Love Letters (Unsent)", "Fog Horn", "Deck Chairs"]),
         Album(
             artist: "Mina Okafor", title: "Copper Skies", genre: "Soul", year: 2021,
-            songs: ["Copper Skies", "Slow Burn", "Loving You Loud", "Satellite Heart", "Sunday #2",
-                    "100% Yours"]),
+            songs: [
+                "Copper Skies", "Slow Burn", "Loving You Loud", "Satellite Heart", "Sunday #2",
+                "100% Yours",
+            ]),
         Album(
             artist: "さくらバンド", title: "夜明けのカフェ", genre: "J-Pop", year: 2020,
             songs: ["夜明けのカフェ", "桜の雨", "ラブソング", "東京ミッドナイト", "Kōhī to Ame"]),
@@ -32,8 +36,10 @@ enum BuiltInTracks {
             songs: ["Corazón de Río", "Amor Eterno", "La Última Noche", "Bésame Otra Vez"]),
         Album(
             artist: "Static Orchard", title: "Low Fidelity", genre: "Electronic", year: 2024,
-            songs: ["Price Tag", "Tape Hiss", "Modem Love", "Cathode", "Buffering…", "Q&A",
-                    "Key=Value"]),
+            songs: [
+                "Price Tag", "Tape Hiss", "Modem Love", "Cathode", "Buffering…", "Q&A",
+                "Key=Value",
+            ]),
         Album(
             artist: "Greta Sundqvist", title: "Winter Songs", genre: "Folk", year: 2017,
             songs: ["First Snow", "Love Is a Long Winter", "Kindling"]),

@@ -64,10 +64,19 @@ public struct PreviewSynthesizer: Sendable {
         func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { header.append(contentsOf: $0) } }
         func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { header.append(contentsOf: $0) } }
         let dataBytes = sampleCount * 2
-        append("RIFF"); append32(36 + dataBytes); append("WAVE")
-        append("fmt "); append32(16); append16(1); append16(1)
-        append32(sampleRate); append32(sampleRate * 2); append16(2); append16(16)
-        append("data"); append32(dataBytes)
+        append("RIFF")
+        append32(36 + dataBytes)
+        append("WAVE")
+        append("fmt ")
+        append32(16)
+        append16(1)
+        append16(1)
+        append32(sampleRate)
+        append32(sampleRate * 2)
+        append16(2)
+        append16(16)
+        append("data")
+        append32(dataBytes)
         return header
     }
 }

@@ -62,7 +62,8 @@ extension DemoCatalog {
         return Response(
             status: status, headers: headers,
             body: ResponseBody(contentLength: body.count) { writer in
-                try await self.writeSlowly(body, trackId: id, bytesPerSecond: faults.bytesPerSecond, dropAfter: dropAfter, to: &writer)
+                try await self.writeSlowly(
+                    body, trackId: id, bytesPerSecond: faults.bytesPerSecond, dropAfter: dropAfter, to: &writer)
             })
     }
 

@@ -119,7 +119,8 @@ public actor LocalDownloadControl: DownloadControl {
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         try await DownloadError.catching {
             guard let status = try await libraryStatus(of: trackID) else {
-                throw DownloadError(.notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
+                throw DownloadError(
+                    .notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
             }
             return DownloadDocument(status)
         }
@@ -165,7 +166,8 @@ public actor LocalDownloadControl: DownloadControl {
         }
         guard let (item, file) = try LibraryLookup.file(of: trackID, in: home) else { return nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
-        return DownloadStatus(track: item.track, state: .downloaded, receivedBytes: size, expectedBytes: size, failure: nil, file: file)
+        return DownloadStatus(
+            track: item.track, state: .downloaded, receivedBytes: size, expectedBytes: size, failure: nil, file: file)
     }
 
     private func document(_ trackID: Int) async throws -> DownloadDocument {

@@ -161,7 +161,9 @@ public actor DownloadService {
     // MARK: - Internals
 
     func transfer(of trackID: Int) throws -> TransferID {
-        guard let id = transfersByTrack[trackID] else { throw DownloadError(.notFound, "track \(trackID) is not being downloaded") }
+        guard let id = transfersByTrack[trackID] else {
+            throw DownloadError(.notFound, "track \(trackID) is not being downloaded")
+        }
         return id
     }
 

@@ -24,7 +24,8 @@ public enum LibraryNaming {
         let fromPath = previewURL?.pathExtension.lowercased() ?? ""
         if knownExtensions.contains(fromPath) { return fromPath }
         if let contentType {
-            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let mediaType =
+                contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             if let mapped = extensionsByMediaType[mediaType] { return mapped }
         }
         return "m4a"

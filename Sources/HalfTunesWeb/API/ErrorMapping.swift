@@ -44,7 +44,8 @@ enum ErrorMapping {
 
 /// Turns whatever a handler throws into the mapped JSON answer.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {

@@ -14,7 +14,8 @@ extension WebApp {
         }
     }
 
-    private func answer(_ pattern: APIRoute.Pattern, _ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func answer(_ pattern: APIRoute.Pattern, _ request: Request, _ context: BasicRequestContext) async throws -> Response
+    {
         switch pattern {
         case .search:
             let parameters = request.uri.queryParameters

@@ -1,6 +1,6 @@
 import Foundation
-import HalfTunesKit
 import HTTPTypes
+import HalfTunesKit
 import Hummingbird
 import ServiceLifecycle
 
@@ -12,7 +12,9 @@ extension WebApp {
             let events = try await control.events()
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+                headers: [
+                    .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
+                ],
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
                     for await event in events.cancelOnGracefulShutdown() {

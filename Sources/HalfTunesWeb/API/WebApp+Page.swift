@@ -12,7 +12,8 @@ extension WebApp {
                 status: .ok,
                 headers: [
                     .contentType: page.contentType, .cacheControl: "no-store",
-                    .contentSecurityPolicy: "default-src 'self'; img-src 'self' http: https: data:; media-src 'self'; frame-ancestors 'none'",
+                    .contentSecurityPolicy:
+                        "default-src 'self'; img-src 'self' http: https: data:; media-src 'self'; frame-ancestors 'none'",
                     HTTPField.Name("X-Frame-Options")!: "DENY",
                 ],
                 body: .init(byteBuffer: ByteBuffer(string: html)))

@@ -42,7 +42,8 @@ public struct RemoteDownloadControl: DownloadControl {
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         // The server runs on this machine: its library file is what to play.
         guard let document = try await listing().library.first(where: { $0.id == trackID }), document.file != nil else {
-            throw DownloadError(.notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
+            throw DownloadError(
+                .notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
         }
         return document
     }
@@ -78,7 +79,8 @@ public struct RemoteDownloadControl: DownloadControl {
     private func call<T: Decodable>(_ route: APIRoute) async throws(DownloadError) -> T {
         let body = try await send(route)
         do { return try JSONDecoder().decode(T.self, from: body) } catch {
-            throw DownloadError(.upstreamFailure, "halftunes serve at \(server.url) sent an answer this version cannot read: \(error)")
+            throw DownloadError(
+                .upstreamFailure, "halftunes serve at \(server.url) sent an answer this version cannot read: \(error)")
         }
     }
 
@@ -111,7 +113,8 @@ public struct RemoteDownloadControl: DownloadControl {
         guard !(200..<300).contains(response.status.code) else { return }
         let body = try? await response.body.collect(upTo: 1 << 20)
         if let body, let document = try? JSONDecoder().decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
-            throw DownloadError(document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
+            throw DownloadError(
+                document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
         }
         throw DownloadError(.upstreamFailure, "halftunes serve answered HTTP \(response.status.code)")
     }

@@ -25,7 +25,8 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         self.token = token
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         guard let host = request.head.authority?.lowercased(), allowedHosts.contains(host) else {
             return refusal(.misdirectedRequest, "this server only answers to its own address (Host header refused)")
         }

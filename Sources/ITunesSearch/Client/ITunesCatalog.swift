@@ -158,5 +158,3 @@ public actor ITunesCatalog {
         }
     }
 }
-
-

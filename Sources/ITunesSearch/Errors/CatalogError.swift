@@ -46,9 +46,11 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func rateLimited(status: Int?, retryAfter: Duration? = nil) -> CatalogError {
-        let cause = status.map { "the catalog refused the call (HTTP \($0)): too many requests" }
+        let cause =
+            status.map { "the catalog refused the call (HTTP \($0)): too many requests" }
             ?? "too many catalog requests in the last minute"
-        let wait = retryAfter.map { "retry in \(Int($0.components.seconds.clamped(to: 1...3600))) s" }
+        let wait =
+            retryAfter.map { "retry in \(Int($0.components.seconds.clamped(to: 1...3600))) s" }
             ?? "wait a minute and try again"
         return CatalogError(code: .rateLimited, message: "\(cause); \(wait)", retryAfter: retryAfter ?? .seconds(60))
     }

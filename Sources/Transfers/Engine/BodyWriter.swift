@@ -92,10 +92,12 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         var fields: [String: String] = [:]
         for (name, value) in headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
         guard case .write(let offset, let total) = decision else {
-            updates.yield(.response(TransferResponse(status: summary.status, headers: fields, bodyOffset: nil, expectedTotal: nil)))
+            updates.yield(
+                .response(TransferResponse(status: summary.status, headers: fields, bodyOffset: nil, expectedTotal: nil)))
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))
         }
-        updates.yield(.response(TransferResponse(status: summary.status, headers: fields, bodyOffset: offset, expectedTotal: total)))
+        updates.yield(
+            .response(TransferResponse(status: summary.status, headers: fields, bodyOffset: offset, expectedTotal: total)))
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
@@ -165,7 +167,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         .always { result in
             self.flushing = nil
             if case .failure(let error) = result {
-                self.flushFailure = error as? TransferError ?? TransferError(.fileSystem, "cannot flush \(path): \(error)", permanent: false)
+                self.flushFailure =
+                    error as? TransferError ?? TransferError(.fileSystem, "cannot flush \(path): \(error)", permanent: false)
             }
         }
     }

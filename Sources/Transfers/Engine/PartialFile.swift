@@ -119,6 +119,7 @@ final class PartialFile {
                 permanent: false)
         }
         return TransferError(
-            .fileSystem, "cannot \(action) \(path): \(String(cString: strerror(code)))", permanent: code == EACCES || code == EROFS)
+            .fileSystem, "cannot \(action) \(path): \(String(cString: strerror(code)))",
+            permanent: code == EACCES || code == EROFS)
     }
 }

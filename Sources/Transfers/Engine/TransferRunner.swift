@@ -81,7 +81,8 @@ struct TransferRunner: Sendable {
                 logger.info("restarting from zero", metadata: ["transfer": "\(job.id)", "reason": "\(reason)"])
                 restarts += 1
                 guard restarts <= 3 else {
-                    return .failed(TransferError(.protocolViolation, "the server's answers are inconsistent: \(reason)", permanent: false))
+                    return .failed(
+                        TransferError(.protocolViolation, "the server's answers are inconsistent: \(reason)", permanent: false))
                 }
                 validator = Validator()
                 _ = truncate(job.partialPath, 0)
@@ -97,7 +98,8 @@ struct TransferRunner: Sendable {
                     return .failed(
                         TransferError(
                             status == nil ? .network : .serverUnavailable,
-                            "\(reason) (gave up after \(failuresWithoutProgress) attempts)", permanent: false, httpStatus: status))
+                            "\(reason) (gave up after \(failuresWithoutProgress) attempts)", permanent: false, httpStatus: status)
+                    )
                 }
                 logger.info("retrying", metadata: ["transfer": "\(job.id)", "reason": "\(reason)", "delay": "\(delay)"])
                 await report.retrying(reason, delay)
@@ -196,7 +198,8 @@ struct TransferRunner: Sendable {
         case .fail(let status):
             return .failed(.httpStatus(status, url: job.url))
         case .retry(let status, let retryAfter):
-            return .transient(reason: "the server answered HTTP \(status)", status: status, retryAfter: retryAfter, validator: nil)
+            return .transient(
+                reason: "the server answered HTTP \(status)", status: status, retryAfter: retryAfter, validator: nil)
         case .restart(let reason):
             return .restart(reason)
         case .alreadyComplete(let total):

@@ -41,7 +41,8 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }
         set {
-            requestHeaders = newValue.isEmpty
+            requestHeaders =
+                newValue.isEmpty
                 ? nil : (try? JSONEncoder().encode(newValue)).map { String(decoding: $0, as: UTF8.self) }
         }
     }

@@ -72,7 +72,8 @@ public struct ResumeData: Sendable, Hashable, Codable {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
             // Ours always starts with `{"`: such bytes that do not parse were cut short or damaged.
-            throw data.starts(with: Data("{\"".utf8)) ? invalid("is truncated or damaged") : invalid("is not HalfTunes resume data")
+            throw data.starts(with: Data("{\"".utf8))
+                ? invalid("is truncated or damaged") : invalid("is not HalfTunes resume data")
         }
         guard let fields = object as? [String: Any], fields["url"] != nil || fields["format"] != nil else {
             throw invalid("is not HalfTunes resume data")

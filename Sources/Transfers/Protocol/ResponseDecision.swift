@@ -23,7 +23,10 @@ public enum ResponseDecision: Sendable, Hashable {
         public var etag: String?
         public var retryAfter: Duration?
 
-        public init(status: Int, contentRange: String? = nil, contentLength: Int64? = nil, etag: String? = nil, retryAfter: Duration? = nil) {
+        public init(
+            status: Int, contentRange: String? = nil, contentLength: Int64? = nil, etag: String? = nil,
+            retryAfter: Duration? = nil
+        ) {
             self.status = status
             self.contentRange = contentRange
             self.contentLength = contentLength

@@ -11,7 +11,8 @@ final class SessionLock: Sendable {
         self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw TransferError(.fileSystem, "cannot open the session lock \(path): \(String(cString: strerror(errno)))", permanent: true)
+            throw TransferError(
+                .fileSystem, "cannot open the session lock \(path): \(String(cString: strerror(errno)))", permanent: true)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let owner = Self.readOwner(fd)

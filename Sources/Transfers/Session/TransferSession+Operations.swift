@@ -64,7 +64,12 @@ extension TransferSession {
         }
         if record.failure?.isPermanent == true {
             // Nothing of it was kept; start from scratch.
-            try apply(.resume, to: id) { $0.setFailure(nil); $0.receivedBytes = 0; $0.etag = nil; $0.lastModified = nil }
+            try apply(.resume, to: id) {
+                $0.setFailure(nil)
+                $0.receivedBytes = 0
+                $0.etag = nil
+                $0.lastModified = nil
+            }
         } else {
             try apply(.resume, to: id) { $0.setFailure(nil) }
         }

@@ -59,12 +59,19 @@ public actor TransferSession {
         logger: Logger
     ) async throws(TransferError) -> TransferSession where C.Duration == Duration {
         guard !identifier.isEmpty, identifier.count <= 100,
-            identifier.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0)) })
-        else { throw TransferError(.invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true) }
+            identifier.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
+            })
+        else {
+            throw TransferError(
+                .invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true)
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw TransferError(.fileSystem, "cannot create the session folder \(directory.path): \(error.localizedDescription)", permanent: true)
+            throw TransferError(
+                .fileSystem, "cannot create the session folder \(directory.path): \(error.localizedDescription)", permanent: true)
         }
         let lock = try SessionLock(path: directory.appendingPathComponent("\(identifier).lock").path)
         let journal: TransferJournal
@@ -186,7 +193,8 @@ public actor TransferSession {
 
     func resumeWaiters(_ id: TransferID, with final: TransferSnapshot? = nil) {
         guard let continuations = waiters.removeValue(forKey: id) else { return }
-        let snapshot = final ?? records[id]?.snapshot
+        let snapshot =
+            final ?? records[id]?.snapshot
             ?? TransferSnapshot(
                 id: id, url: URL(fileURLWithPath: "/"), destination: URL(fileURLWithPath: "/"), tag: nil,
                 state: .cancelled, receivedBytes: 0, expectedBytes: nil, failure: nil, contentType: nil)

@@ -56,7 +56,8 @@ extension ResumableURLSession {
                 let task = make { location, response, error in
                     if let error { return continuation.resume(throwing: error) }
                     guard let location, let response else {
-                        return continuation.resume(throwing: URLError.make(.unknown, "the download ended without a file", url: nil))
+                        return continuation.resume(
+                            throwing: URLError.make(.unknown, "the download ended without a file", url: nil))
                     }
                     // The session removes `location` once this returns: keep the file for the caller.
                     let kept = FileManager.default.temporaryDirectory
@@ -66,7 +67,8 @@ extension ResumableURLSession {
                         continuation.resume(returning: (kept, response))
                     } catch {
                         continuation.resume(
-                            throwing: URLError.make(.cannotMoveFile, "cannot keep the downloaded file: \(error)", url: response.url))
+                            throwing: URLError.make(
+                                .cannotMoveFile, "cannot keep the downloaded file: \(error)", url: response.url))
                     }
                 }
                 started.withLock { $0 = task }

@@ -36,7 +36,9 @@ public final class ResumableURLSessionConfiguration: Sendable {
 
     /// A configuration for a session that lives as long as its process: its downloads stop with
     /// the process (their resume data still works later). A new object on every call.
-    public static var `default`: ResumableURLSessionConfiguration { ResumableURLSessionConfiguration(identifier: nil, Settings()) }
+    public static var `default`: ResumableURLSessionConfiguration {
+        ResumableURLSessionConfiguration(identifier: nil, Settings())
+    }
 
     /// A configuration for a background session: its downloads are journaled under
     /// ``stateDirectory``/`sessions/<identifier>`, keep running while the process lives, and are

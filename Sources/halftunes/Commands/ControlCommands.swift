@@ -54,7 +54,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
 /// `halftunes remove ID`: removes a track from the library, deleting its file.
 struct RemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a track from the library (deletes its file).")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a track from the library (deletes its file).")
 
     @Argument(help: "The track id.") var id: Int
     @OptionGroup var homeOptions: HomeOptions

@@ -15,7 +15,9 @@ struct PlayCommand: AsyncParsableCommand {
         try await reportingFailures {
             let track = try await homeOptions.withControl(downloading: false) { try await $0.playTarget(id) }
             let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
-            Terminal.write("Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n")
+            Terminal.write(
+                "Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n"
+            )
             let process = Process()
             process.executableURL = player.executable
             process.arguments = player.arguments

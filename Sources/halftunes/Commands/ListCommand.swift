@@ -28,7 +28,8 @@ struct ListCommand: AsyncParsableCommand {
                     let reason = item.reason.map { " — \($0)" } ?? ""
                     Terminal.write(
                         "  \(item.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(progress)  "
-                            + "\(DisplayWidth.printable(item.name)) — \(DisplayWidth.printable(item.artist)) [\(item.id)]\(reason)\n")
+                            + "\(DisplayWidth.printable(item.name)) — \(DisplayWidth.printable(item.artist)) [\(item.id)]\(reason)\n"
+                    )
                 }
             }
             if !listing.library.isEmpty {

@@ -64,7 +64,9 @@ struct DemoCommand: AsyncParsableCommand {
                 home: homeOptions.resolved, host: "127.0.0.1", port: port,
                 catalogConfiguration: {
                     var iterator = ready.makeAsyncIterator()
-                    guard let url = await iterator.next() else { throw DownloadError(.internalError, "the DemoCatalog did not start") }
+                    guard let url = await iterator.next() else {
+                        throw DownloadError(.internalError, "the DemoCatalog did not start")
+                    }
                     return CatalogConfiguration(baseURL: url, callsPerMinute: nil)
                 },
                 before: [demo], say: Terminal.say)

@@ -15,7 +15,9 @@ enum ForegroundDownloads {
     static func run(
         _ control: any DownloadControl, json: Bool, start: () async throws -> [DownloadDocument]
     ) async throws {
-        let renderer = ProgressRenderer(mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain))
+        let renderer = ProgressDisplay(
+            mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), columns: { Terminal.columns },
+            write: Terminal.write, warn: Terminal.warn)
         let events = try await control.events()
         // Signals and events, merged into one stream that this task alone consumes.
         let (inputs, feed) = AsyncStream<Input>.makeStream()

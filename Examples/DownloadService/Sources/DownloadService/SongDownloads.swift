@@ -70,7 +70,8 @@ public final class SongDownloads: NSObject, ResumableDownloadDelegate, @unchecke
         report(.resumed(url, offset: fileOffset, expected: expectedTotalBytes))
     }
 
-    public func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?) {
+    public func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
+    {
         guard let url = task.originalRequest?.url else { return }
         guard let error else { return report(.finished(url)) }
         let urlError = error as? URLError

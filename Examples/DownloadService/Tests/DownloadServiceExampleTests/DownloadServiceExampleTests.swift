@@ -85,7 +85,9 @@ struct DownloadServiceExampleTests {
         }
     }
 
-    @Test("a background session killed with SIGKILL: the next process with its identifier finishes both files from the bytes on disk")
+    @Test(
+        "a background session killed with SIGKILL: the next process with its identifier finishes both files from the bytes on disk"
+    )
     func backgroundSurvivesKill() async throws {
         try await withDemoCatalog { catalog, base in
             let ids = [1014, 1015]
@@ -121,14 +123,17 @@ struct DownloadServiceExampleTests {
                 let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
                 let partials = filesIn(downloads).filter { $0.hasSuffix(".part") }
                 #expect(partials.count == 2)
-                let onDisk = Set(try partials.map {
-                    try FileManager.default.attributesOfItem(atPath: downloads.appendingPathComponent($0).path)[.size] as! Int
-                })
+                let onDisk = Set(
+                    try partials.map {
+                        try FileManager.default.attributesOfItem(atPath: downloads.appendingPathComponent($0).path)[.size] as! Int
+                    })
                 #expect(onDisk.allSatisfy { $0 >= 100_000 })
                 let before = catalog.previewRequests.count
 
                 for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
-                let relaunched = try await start(["recover", "--background", "org.example.songs", "--to", music.path], state: folder).wait()
+                let relaunched = try await start(
+                    ["recover", "--background", "org.example.songs", "--to", music.path], state: folder
+                ).wait()
                 #expect(relaunched.status == 0, "\(relaunched.stderr)")
                 let lines = relaunched.stdout.split(separator: "\n").map(String.init)
                 #expect(lines.filter { $0 == "background-events-delivered" }.count == 1)

@@ -1,10 +1,12 @@
 import Foundation
-import HalfTunesKit
 import ITunesSearch
 
-/// Shows downloads as they go: redrawn bars on a terminal, plain lines otherwise, NDJSON with --json.
-final class ProgressRenderer {
-    enum Mode { case terminal, plain, json }
+/// Shows downloads as they go, as a command line does: one redrawn line per track on a terminal,
+/// plain lines otherwise, NDJSON of ``WireEvent`` with `--json`. It writes through the closures it
+/// is given, so it needs no terminal of its own (and tests need none).
+public final class ProgressDisplay {
+    /// How to show progress.
+    public enum Mode: Sendable { case terminal, plain, json }
 
     private struct Line {
         var title: String
@@ -14,15 +16,31 @@ final class ProgressRenderer {
     }
 
     private let mode: Mode
+    private let columns: () -> Int?
+    private let write: (String) -> Void
+    private let warn: (String) -> Void
     private var order: [Int] = []
     private var lines: [Int: Line] = [:]
     private var drawn = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
 
-    init(mode: Mode) { self.mode = mode }
+    /// A display.
+    ///
+    /// - Parameters:
+    ///   - columns: The terminal's width, when it has one.
+    ///   - write: Writes to standard output.
+    ///   - warn: Writes a line for the person (standard error).
+    public init(
+        mode: Mode, columns: @escaping () -> Int?, write: @escaping (String) -> Void, warn: @escaping (String) -> Void
+    ) {
+        self.mode = mode
+        self.columns = columns
+        self.write = write
+        self.warn = warn
+    }
 
     /// Adds a track to the display.
-    func add(_ document: DownloadDocument) {
+    public func add(_ document: DownloadDocument) {
         let id = document.id
         let status = document.status
         if lines[id] == nil { order.append(id) }
@@ -31,14 +49,14 @@ final class ProgressRenderer {
         case .json:
             emit(WireEvent(.stateChanged(trackID: id, state: document.state)))
         case .plain:
-            Terminal.write("\(lines[id]!.title) — \(lines[id]!.text)\n")
+            write("\(lines[id]!.title) — \(lines[id]!.text)\n")
         case .terminal:
             redraw(force: true)
         }
     }
 
     /// Shows an event.
-    func show(_ event: DownloadEvent) {
+    public func show(_ event: DownloadEvent) {
         let id = event.trackID
         guard var line = lines[id] else { return }
         switch event {
@@ -48,7 +66,8 @@ final class ProgressRenderer {
             line.samples.removeAll { now - $0.time > .seconds(3) }
             var text = ProgressText.progress(received: received, expected: expected)
             if let first = line.samples.first, now - first.time > .milliseconds(300) {
-                let seconds = Double((now - first.time).components.attoseconds) / 1e18 + Double((now - first.time).components.seconds)
+                let seconds =
+                    Double((now - first.time).components.attoseconds) / 1e18 + Double((now - first.time).components.seconds)
                 text += ", " + ProgressText.rate(bytesPerSecond: Double(received - first.bytes) / seconds)
             }
             line.text = text
@@ -60,7 +79,7 @@ final class ProgressRenderer {
                     let step = Int(received * 4 / expected)
                     if step > line.lastPlainStep, step < 4 {
                         line.lastPlainStep = step
-                        Terminal.write("\(line.title) — \(ProgressText.progress(received: received, expected: expected))\n")
+                        write("\(line.title) — \(ProgressText.progress(received: received, expected: expected))\n")
                     }
                 }
             case .terminal:
@@ -73,11 +92,11 @@ final class ProgressRenderer {
         case .completed(_, let file):
             line.text = "done → \(file.path)"
             if mode == .json { emit(WireEvent(event)) }
-            if mode == .plain { Terminal.write("\(line.title) — done → \(file.path)\n") }
+            if mode == .plain { write("\(line.title) — done → \(file.path)\n") }
         case .failed(_, let reason):
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }
-            if mode == .plain { Terminal.write("\(line.title) — failed: \(reason)\n") }
+            if mode == .plain { write("\(line.title) — failed: \(reason)\n") }
         case .removed:
             line.text = "cancelled"
             if mode == .json { emit(WireEvent(event)) }
@@ -87,10 +106,10 @@ final class ProgressRenderer {
     }
 
     /// Reports a line of its own (a pause on Ctrl-C, say).
-    func note(_ text: String) {
+    public func note(_ text: String) {
         if mode == .terminal { redraw(force: true) }
         // Standard output stays pure NDJSON of download events; a note is for the person.
-        if mode == .json { Terminal.warn(text) } else { Terminal.write(text + "\n") }
+        if mode == .json { warn(text) } else { write(text + "\n") }
     }
 
     private func redraw(force: Bool) {
@@ -98,13 +117,13 @@ final class ProgressRenderer {
         guard force || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
         var out = drawn > 0 ? "\u{1B}[\(drawn)F" : ""
-        let width = Terminal.columns ?? 80
+        let width = columns() ?? 80
         for id in order {
             guard let line = lines[id] else { continue }
             out += "\u{1B}[2K" + DisplayWidth.truncate("\(line.title) — \(line.text)", to: width - 1) + "\n"
         }
         drawn = order.count
-        Terminal.write(out)
+        write(out)
     }
 
     private func describe(_ status: DownloadStatus) -> String {
@@ -121,12 +140,13 @@ final class ProgressRenderer {
     /// One NDJSON line: the same event schema the API's Server-Sent Events carry.
     private func emit(_ event: WireEvent) {
         guard let line = try? WireEncoding.line(event) else { return }
-        Terminal.write(line + "\n")
+        write(line + "\n")
     }
 }
 
 extension DownloadEvent {
-    var isFinal: Bool {
+    /// Whether the download will not move again by itself.
+    public var isFinal: Bool {
         switch self {
         case .completed, .failed, .removed: true
         case .progress, .stateChanged: false
