@@ -6,6 +6,7 @@ struct HalfTunes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "halftunes",
         abstract: "Search the iTunes catalog for songs, download their previews, and play them.",
+        discussion: ExitStatus.table,
         version: "0.1.0",
         subcommands: [
             SearchCommand.self,

@@ -176,4 +176,18 @@ struct DownloadCommandTests {
             }
         }
     }
+
+    @Test("a reader that goes away (| head -1) ends the command quietly with 141, not a crash")
+    func readerGoesAway() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { home in
+                let script = #"set -o pipefail; "$0" download 1001 1002 1003 --json | head -1; echo "status=${PIPESTATUS[0]}""#
+                let result = try await ChildProcess.run(
+                    URL(fileURLWithPath: "/bin/bash"), ["-c", script, try BuiltProducts.halftunes.path],
+                    environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString])
+                #expect(result.stdout.hasSuffix("status=141\n"), "\(result.stdout)")
+                #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"), "\(result.stderr)")
+            }
+        }
+    }
 }

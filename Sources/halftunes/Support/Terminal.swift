@@ -14,14 +14,20 @@ enum Terminal {
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
     }
 
-    /// Writes to standard output and flushes, so a reading process sees it at once.
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// Writes to standard output at once, so a reading process sees it. When the reader has gone
+    /// (`halftunes list --json | head -1`), ends quietly with status 141, as a Unix tool killed by
+    /// SIGPIPE does; downloads in flight stay resumable.
+    @Sendable static func write(_ text: String) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            exit(141)
+        }
     }
 
     /// Writes one line to standard error.
-    static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("halftunes: \(line)\n".utf8))
+    @Sendable static func warn(_ line: String) {
+        try? FileHandle.standardError.write(contentsOf: Data("halftunes: \(line)\n".utf8))
     }
 
     /// A line for the user from a library: warnings to standard error, the rest to standard output.
