@@ -15,7 +15,8 @@ struct WireAndListingTests {
             .completed(trackID: 7, file: file), .failed(trackID: 7, reason: "gone"), .removed(trackID: 7),
         ]
         for event in events {
-            let object = try #require(try JSONSerialization.jsonObject(with: WireEncoding.data(WireEvent(event))) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: WireEncoding.data(WireEvent(event))) as? [String: Any])
             #expect(object["v"] as? Int == 1 && object["id"] as? Int == 7 && object["state"] is String)
             #expect(try JSONDecoder().decode(WireEvent.self, from: WireEncoding.data(WireEvent(event))).downloadEvent == event)
         }
@@ -31,7 +32,8 @@ struct WireAndListingTests {
     @Test("the listing's text: downloads with progress and reason, then the library's files")
     func listing() {
         let folder = URL(fileURLWithPath: "/music")
-        #expect(ListingText.render(Listing(downloads: [], library: []), libraryFolder: folder).hasPrefix("Nothing downloaded yet."))
+        #expect(
+            ListingText.render(Listing(downloads: [], library: []), libraryFolder: folder).hasPrefix("Nothing downloaded yet."))
         var failed = DownloadDocument(track, status: nil)
         (failed.state, failed.receivedBytes, failed.expectedBytes, failed.reason) = (.failed, 500_000, 1_000_000, "gone")
         var kept = DownloadDocument(track, status: nil)
