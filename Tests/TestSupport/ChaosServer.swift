@@ -1,3 +1,4 @@
+import DemoCatalog
 import Foundation
 import Hummingbird
 import Synchronization
@@ -30,7 +31,7 @@ public final class ChaosServer: Sendable {
     public init(seed: UInt64, count: Int, faultRate: Double = 0.5) {
         self.seed = seed
         self.faultRate = faultRate
-        var random = ChaosRandom(seed)
+        var random = SplitMix(seed: seed)
         var files: [String: File] = [:]
         for index in 0..<count {
             let size = 65_536 + Int(random.next() % 262_144)
@@ -62,8 +63,10 @@ public final class ChaosServer: Sendable {
         do {
             (fault, data, version) = try files.withLock { files throws(ChaosMissing) in
                 guard var file = files[name] else { throw ChaosMissing() }
-                var random = ChaosRandom(
-                    seed ^ UInt64(truncatingIfNeeded: name.hashValueStable) ^ (UInt64(file.requests) &* 0x9E37_79B9_7F4A_7C15))
+                var random = SplitMix(
+                    seed:
+                        seed ^ UInt64(truncatingIfNeeded: name.hashValueStable) ^ (UInt64(file.requests) &* 0x9E37_79B9_7F4A_7C15)
+                )
                 file.requests += 1
                 var fault = Fault.none
                 if !redirected, Double(random.next() % 1000) / 1000 < faultRate {
@@ -88,7 +91,7 @@ public final class ChaosServer: Sendable {
         {
             offset = start
         }
-        var random = ChaosRandom(seed &+ UInt64(length) &+ UInt64(offset))
+        var random = SplitMix(seed: seed &+ UInt64(length) &+ UInt64(offset))
         switch fault {
         case .unavailable:
             return Response(status: .serviceUnavailable, headers: [.retryAfter: "0"])
@@ -131,7 +134,7 @@ public final class ChaosServer: Sendable {
     }
 
     static func content(seed: UInt64, size: Int) -> Data {
-        var random = ChaosRandom(seed)
+        var random = SplitMix(seed: seed)
         var bytes = [UInt8]()
         bytes.reserveCapacity(size + 8)
         while bytes.count < size {
@@ -143,19 +146,6 @@ public final class ChaosServer: Sendable {
 }
 
 struct ChaosMissing: Error {}
-
-/// SplitMix64: small, seeded, the same everywhere.
-struct ChaosRandom {
-    private var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension String {
     /// FNV-1a, stable across runs (unlike `hashValue`).

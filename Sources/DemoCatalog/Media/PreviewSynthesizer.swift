@@ -82,10 +82,14 @@ public struct PreviewSynthesizer: Sendable {
 }
 
 /// A tiny seeded generator, so melodies are the same on every run.
-struct SplitMix {
+/// SplitMix64: a small seeded generator, the same on every machine (synthesized previews, and the
+/// test servers' replayable faults).
+public struct SplitMix: Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next number.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

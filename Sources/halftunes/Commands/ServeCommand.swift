@@ -11,25 +11,16 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the web app on this machine (downloads go on when the browser is closed).")
 
-    @Option(name: .long, help: "Address to listen on; anything but 127.0.0.1 exposes HalfTunes to the network.")
-    var host = "127.0.0.1"
-
-    @Option(name: .long, help: "Port to listen on (0 picks a free one).")
-    var port = 8080
-
+    @OptionGroup var server: ServerOptions
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-    }
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             let configuration = try catalogOptions.configuration()
             try await WebServer.run(
-                home: homeOptions.resolved, host: host, port: port, catalogConfiguration: { configuration },
+                home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, catalogConfiguration: { configuration },
                 say: Terminal.say)
         }
     }
