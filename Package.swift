@@ -94,12 +94,13 @@ let package = Package(
         ),
         // The programs scripts/bench times against curl, aria2c and URLSession (release builds in full
         // runs; the smoke run in the test command uses the debug build the tests already made).
+        .target(name: "BenchSupport", path: "Benchmarks/Sources/BenchSupport"),
         .executableTarget(
             name: "transfer-bench",
-            dependencies: ["Transfers", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Transfers", "BenchSupport", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/Sources/transfer-bench"
         ),
-        .executableTarget(name: "urlsession-bench", path: "Benchmarks/Sources/urlsession-bench"),
+        .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Benchmarks/Sources/urlsession-bench"),
         // The example of issue 11: Apple's tutorial download service, ported by renaming four types.
         .target(
             name: "DownloadService", dependencies: ["Transfers"], path: "Examples/DownloadService/Sources/DownloadService"),

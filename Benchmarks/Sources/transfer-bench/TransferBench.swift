@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Logging
 import Transfers
@@ -9,40 +10,16 @@ import Transfers
 @main
 struct TransferBench {
     static func main() async throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        var concurrency = 4
-        if let index = arguments.firstIndex(of: "--concurrency"), index + 1 < arguments.count {
-            concurrency = Int(arguments[index + 1]) ?? 4
-            arguments.removeSubrange(index...(index + 1))
-        }
+        let arguments = try BenchArguments(
+            usage: "transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush] [--resumable]",
+            optionsWithValues: ["--pause-at"])
+        let (urls, output, concurrency) = (arguments.urls, arguments.output, arguments.concurrency)
         // --pause-at F: pause the (first) download once a fraction F has arrived, then resume it;
         // prints the bytes on disk at the pause, so the re-fetch can be counted from the server log.
-        var pauseAt: Double?
-        if let index = arguments.firstIndex(of: "--pause-at"), index + 1 < arguments.count {
-            pauseAt = Double(arguments[index + 1])
-            arguments.removeSubrange(index...(index + 1))
-        }
+        let pauseAt = arguments.value("--pause-at").flatMap(Double.init)
         // --no-flush: Durability.processCrash (no fsync), the durability curl and aria2c give.
-        var durability = Durability.powerLoss
-        if let index = arguments.firstIndex(of: "--no-flush") {
-            durability = .processCrash
-            arguments.remove(at: index)
-        }
-        var resumable = false
-        if let index = arguments.firstIndex(of: "--resumable") {
-            resumable = true
-            arguments.remove(at: index)
-        }
-        guard arguments.count == 2 else {
-            FileHandle.standardError.write(
-                Data(
-                    "usage: transfer-bench URL-LIST OUTPUT-DIR [--concurrency N] [--pause-at F] [--no-flush] [--resumable]\n".utf8
-                ))
-            exit(2)
-        }
-        let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
-            .split(separator: "\n").compactMap { URL(string: String($0)) }
-        let output = URL(fileURLWithPath: arguments[1])
+        let durability = arguments.flag("--no-flush") ? Durability.processCrash : .powerLoss
+        let resumable = arguments.flag("--resumable")
         if resumable {
             let started = ContinuousClock.now
             // Blocks the main thread, as a ported command-line app does; the session works on other threads.
@@ -104,13 +81,5 @@ struct TransferBench {
         print(
             #"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS()),"pausedWithBytes":\#(pausedWith)}"#
         )
-    }
-
-    /// The process's peak resident set (VmHWM), in KiB.
-    static func peakRSS() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return -1 }
-        return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") ?? -1
     }
 }

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -10,19 +11,8 @@ import Foundation
 @main
 struct URLSessionBench {
     static func main() async throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        var concurrency = 4
-        if let index = arguments.firstIndex(of: "--concurrency"), index + 1 < arguments.count {
-            concurrency = Int(arguments[index + 1]) ?? 4
-            arguments.removeSubrange(index...(index + 1))
-        }
-        guard arguments.count == 2 else {
-            FileHandle.standardError.write(Data("usage: urlsession-bench URL-LIST OUTPUT-DIR [--concurrency N]\n".utf8))
-            exit(2)
-        }
-        let urls = try String(contentsOfFile: arguments[0], encoding: .utf8)
-            .split(separator: "\n").compactMap { URL(string: String($0)) }
-        let output = URL(fileURLWithPath: arguments[1])
+        let arguments = try BenchArguments(usage: "urlsession-bench URL-LIST OUTPUT-DIR [--concurrency N]")
+        let (urls, output, concurrency) = (arguments.urls, arguments.output, arguments.concurrency)
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = concurrency
         let session = URLSession(configuration: configuration)
@@ -57,12 +47,5 @@ struct URLSessionBench {
         }
         let seconds = Date().timeIntervalSince(started)
         print(#"{"bytes":\#(bytes),"seconds":\#(seconds),"failed":\#(failed),"peakRSSKiB":\#(peakRSS())}"#)
-    }
-
-    static func peakRSS() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return -1 }
-        return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") ?? -1
     }
 }
