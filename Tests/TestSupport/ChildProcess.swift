@@ -38,8 +38,15 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` with `arguments`; `environment` is added to this process's environment.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        // The kernel kills the child when the test process dies, even by SIGKILL (setpriv execs
+        // the program in place, so the pid is the program's).
+        if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
+            process.executableURL = URL(fileURLWithPath: Self.setpriv)
+            process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let stdoutPipe = Pipe()
@@ -70,6 +77,8 @@ public final class ChildProcess: Sendable {
         }
         try process.run()
     }
+
+    private static let setpriv = "/usr/bin/setpriv"
 
     /// The process id.
     public var pid: Int32 { process.processIdentifier }

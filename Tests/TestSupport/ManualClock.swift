@@ -38,6 +38,9 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
+    /// When each sleeping task wants to wake, as offsets from time zero, earliest first.
+    public var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset).sorted() } }
+
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 

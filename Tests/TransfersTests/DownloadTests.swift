@@ -156,18 +156,15 @@ struct DownloadTests {
         }
     }
 
-    @Test("503 with Retry-After: waits, then completes")
+    @Test("503 with Retry-After, twice: completes (the wait itself is checked on the injected clock in PromiseTests)")
     func unavailable() async throws {
         try await withDemoCatalog { catalog, url in
             let preview = try #require(catalog.preview(for: 1007))
             catalog.setFaults(PreviewFaults(unavailableResponses: 2, retryAfterSeconds: 1), for: 1007)
             try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
                 let destination = folder.appendingPathComponent("song.wav")
-                let started = ContinuousClock.now
                 let id = try await session.start(url: previewURL(url, 1007), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                // The server's Retry-After (1 s, twice) was honoured, not the 20 ms backoff.
-                #expect(ContinuousClock.now - started >= .seconds(2))
                 #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
                 #expect(catalog.previewRequests.filter { $0.trackId == 1007 }.map(\.status) == [503, 503, 200])
             }

@@ -155,6 +155,12 @@ struct DownloadCommandTests {
                 let resumed = try await halftunes(["resume", "1006", "--json"], home: home, catalog: url)
                 #expect(resumed.status == 0, "\(resumed.stderr)")
                 #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")
+                // Progress on the NDJSON starts at the bytes kept and never goes back.
+                let progress = ndjson(resumed.stdout).filter { $0["event"] as? String == "progress" }.compactMap {
+                    $0["receivedBytes"] as? Int
+                }
+                #expect(progress.first.map { $0 >= kept } == true, "\(progress.prefix(3)) after keeping \(kept)")
+                #expect(progress == progress.sorted())
                 let files = filesIn(home.appendingPathComponent("library"))
                 #expect(files == ["The Paper Lanterns - Coming Home [1006].wav"])
                 #expect(
@@ -181,7 +187,10 @@ struct DownloadCommandTests {
     func readerGoesAway() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { home in
-                let script = #"set -o pipefail; "$0" download 1001 1002 1003 --json | head -1; echo "status=${PIPESTATUS[0]}""#
+                // halftunes is bash's child here: it gets its own death signal, as ChildProcess gives bash.
+                let script =
+                    #"set -o pipefail; setpriv --pdeathsig KILL -- "$0" download 1001 1002 1003 --json | head -1; "#
+                    + #"echo "status=${PIPESTATUS[0]}""#
                 let result = try await ChildProcess.run(
                     URL(fileURLWithPath: "/bin/bash"), ["-c", script, try BuiltProducts.halftunes.path],
                     environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString])
