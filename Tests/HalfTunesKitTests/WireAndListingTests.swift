@@ -1,7 +1,9 @@
 import Foundation
-import HalfTunesKit
 import ITunesSearch
+import TestSupport
 import Testing
+
+@testable import HalfTunesKit
 
 @Suite("Wire schema and listing text (pure)")
 struct WireAndListingTests {
@@ -14,6 +16,8 @@ struct WireAndListingTests {
             .progress(trackID: 7, received: 10, expected: 20), .stateChanged(trackID: 7, state: .paused),
             .completed(trackID: 7, file: file), .failed(trackID: 7, reason: "gone"), .removed(trackID: 7),
         ]
+        let states: [DownloadState] = [.downloading, .paused, .downloaded, .failed, .notDownloaded]
+        #expect(events.map { WireEvent($0).state } == states)
         for event in events {
             let object = try #require(
                 try JSONSerialization.jsonObject(with: WireEncoding.data(WireEvent(event))) as? [String: Any])
@@ -47,5 +51,22 @@ struct WireAndListingTests {
                   The Paper Lanterns - Paper Boats [7].wav  1.3 MB
 
                 """)
+    }
+}
+
+@Suite("Library index")
+struct LibraryIndexTests {
+    @Test("the library lists the most recent download first")
+    func mostRecentFirst() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try LibraryStore(path: folder.appendingPathComponent("library.sqlite").path, folder: folder)
+            for id in [1, 2, 3] {
+                let name = "track \(id).wav"
+                try Data([UInt8(id)]).write(to: folder.appendingPathComponent(name))
+                let added = Date(timeIntervalSince1970: 1_000_000 + Double(id) * 60)
+                _ = try store.add(Track(id: id, name: "Song \(id)", artist: "A"), fileName: name, addedAt: added)
+            }
+            #expect(try store.items().map(\.track.id) == [3, 2, 1])
+        }
     }
 }

@@ -15,6 +15,9 @@ public final class ScriptedServer: Sendable {
         /// For a ranged request: 206 with `Content-Range: bytes N-(T-1)/T` but no Content-Length,
         /// ending cleanly after `bytes` bytes — short of the total it announced.
         case shortRange(bytes: Int)
+        /// For a ranged request: 206 with `Content-Range: bytes N-(T-1)/T` but no Content-Length,
+        /// sending `extra` bytes more than it announced.
+        case longRange(extra: Int)
         /// 503 with this `Retry-After` value.
         case unavailable(retryAfter: String)
     }
@@ -62,6 +65,14 @@ public final class ScriptedServer: Sendable {
                 status: .partialContent, headers: [.eTag: etag, .contentRange: "bytes \(offset)-\(total - 1)/\(total)"],
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(bytes: data[offset..<min(total, offset + bytes)]))
+                    try await writer.finish(nil)
+                })
+        case .longRange(let extra):
+            log.append((range, 206))
+            return Response(
+                status: .partialContent, headers: [.eTag: etag, .contentRange: "bytes \(offset)-\(total - 1)/\(total)"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(bytes: data[offset...] + Data(count: extra)))
                     try await writer.finish(nil)
                 })
         case .unavailable(let retryAfter):

@@ -57,6 +57,27 @@ struct ResumableURLSessionLifecycleTests {
         }
     }
 
+    @Test("a download that starts over (the server stops honouring ranges) never reports progress going back")
+    func restartNeverGoesBack() async throws {
+        try await withDemoCatalog { catalog, base in
+            let preview = try #require(catalog.preview(for: 1023))
+            catalog.setFaults(
+                PreviewFaults(bytesPerSecond: 2_000_000, dropAfterBytes: 400_000, drops: 1, ignoresRange: true), for: 1023)
+            try await withTemporaryDirectory { folder in
+                try await withResumableSession(in: folder, { $0.retryPolicy = quickRetries }) { session, recorder in
+                    let task = session.downloadTask(with: previewURL(base, 1023))
+                    task.resume()
+                    #expect(await recorder.completion(of: task) == nil)
+                    #expect(recorder.file(of: task) == preview.data)
+                    #expect(catalog.previewRequests.filter { $0.trackId == 1023 }.map(\.status) == [200, 200])
+                    let totals = recorder.progress(of: task).map(\.total)
+                    #expect(totals == totals.sorted() && Set(totals).count == totals.count, "\(totals)")
+                    #expect(totals.last == Int64(preview.data.count))
+                }
+            }
+        }
+    }
+
     @Test("finishTasksAndInvalidate lets running tasks finish, refuses new ones, then reports invalidation once")
     func finishAndInvalidate() async throws {
         try await withDemoCatalog { catalog, base in

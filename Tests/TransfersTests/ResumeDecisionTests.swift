@@ -60,6 +60,10 @@ struct ResumeDecisionTests {
     @Test("416: complete when the length matches what is on disk, else start over")
     func unsatisfiable() {
         #expect(decide(.init(status: 416, contentRange: "bytes */500")) == .alreadyComplete(total: 500))
+        guard case .restart = decide(.init(status: 416, contentRange: "bytes */900")) else {
+            Issue.record("a 416 whose total is past the bytes on disk is not complete: it must restart")
+            return
+        }
         guard case .restart = decide(.init(status: 416, contentRange: "bytes */400")) else {
             Issue.record("a shorter resource must restart")
             return

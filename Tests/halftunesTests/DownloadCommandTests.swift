@@ -151,7 +151,8 @@ struct DownloadCommandTests {
                 let kept = try #require(downloads.first?["receivedBytes"] as? Int)
                 #expect(kept > 0)
 
-                catalog.setFaults(PreviewFaults(), for: 1006)
+                // Throttled still, so the resumed download reports progress mid-body.
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1006)
                 let resumed = try await halftunes(["resume", "1006", "--json"], home: home, catalog: url)
                 #expect(resumed.status == 0, "\(resumed.stderr)")
                 #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")

@@ -54,9 +54,9 @@ final class LibraryStore: Sendable {
         return row.flatMap(item).flatMap { FileManager.default.fileExists(atPath: url(of: $0).path) ? $0 : nil }
     }
 
-    func add(_ track: Track, fileName: String) throws -> LibraryItem {
+    func add(_ track: Track, fileName: String, addedAt: Date = Date()) throws -> LibraryItem {
         let json = String(decoding: try JSONEncoder().encode(track), as: UTF8.self)
-        let row = Row(id: track.id, trackJSON: json, fileName: fileName, addedAt: Date())
+        let row = Row(id: track.id, trackJSON: json, fileName: fileName, addedAt: addedAt)
         try database.write { db in try row.save(db) }
         return LibraryItem(track: track, fileName: fileName, addedAt: row.addedAt)
     }
