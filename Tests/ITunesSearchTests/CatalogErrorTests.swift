@@ -97,11 +97,22 @@ struct CatalogErrorTests {
 
     @Test("a host that refuses connections is unreachable, and the message names it")
     func unreachable() async throws {
-        // Bind a port, then close it: nothing listens there any more.
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(channel.localAddress?.port)
-        try await channel.close()
+        // A port held by a socket that never listens: connections to it are refused, and no other
+        // test's server can take it meanwhile (closing a bound port would free it for them).
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
         let catalog = try ITunesCatalog(
             configuration: CatalogConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, callsPerMinute: nil),
             logger: quietLogger("t"))
