@@ -81,27 +81,17 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
 
     /// Starts the task, or resumes it after ``suspend()``. Does nothing once it is cancelled or completed.
     public func resume() {
-        let changed = status.withLock { status -> Bool in
-            guard status.state == .suspended else { return false }
-            status.state = .running
-            return true
-        }
-        if changed { send(.resume(self)) }
+        if move(from: [.suspended], to: .running) { send(.resume(self)) }
     }
 
     /// Pauses the task, keeping its bytes; ``resume()`` continues with a range request.
     public func suspend() {
-        let changed = status.withLock { status -> Bool in
-            guard status.state == .running else { return false }
-            status.state = .suspended
-            return true
-        }
-        if changed { send(.suspend(self)) }
+        if move(from: [.running], to: .suspended) { send(.suspend(self)) }
     }
 
     /// Cancels the task and deletes its bytes; it completes with `URLError.cancelled`.
     public func cancel() {
-        if beginCancelling() { send(.cancel(self, resumeData: nil)) }
+        if move(from: [.running, .suspended], to: .canceling) { send(.cancel(self, resumeData: nil)) }
     }
 
     /// Cancels the task, keeping its bytes, and hands `completionHandler` resume data for
@@ -110,17 +100,19 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     /// but the server gave no validator (`ETag` or `Last-Modified`) to resume them safely, the
     /// task never started, or it had already completed. The handler runs on the delegate queue.
     public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
-        if beginCancelling() {
+        if move(from: [.running, .suspended], to: .canceling) {
             send(.cancel(self, resumeData: completionHandler))
         } else {
             send(.deliver { completionHandler(nil) })
         }
     }
 
-    private func beginCancelling() -> Bool {
+    /// Moves the task to `next` when it is in one of `states`; says whether it moved (the public
+    /// methods act only on a change, so calling one twice does nothing the second time).
+    private func move(from states: [State], to next: State) -> Bool {
         status.withLock { status in
-            guard status.state == .running || status.state == .suspended else { return false }
-            status.state = .canceling
+            guard states.contains(status.state) else { return false }
+            status.state = next
             return true
         }
     }
