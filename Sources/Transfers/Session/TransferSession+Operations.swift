@@ -8,6 +8,8 @@ extension TransferSession {
     /// `destination` (replacing what was there).
     ///
     /// - Parameters:
+    ///   - url: The resource (http or https).
+    ///   - destination: Where the finished file goes (an absolute file URL).
     ///   - tag: A label of the caller's, kept with the transfer (like `taskDescription`).
     ///   - headers: Header fields to send with every request of this transfer (see ``RequestHeaders``).
     /// - Throws: `.invalidURL` for a URL that is not http(s) with a host; `.invalidRequest` for a

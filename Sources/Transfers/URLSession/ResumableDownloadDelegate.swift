@@ -27,7 +27,7 @@ public protocol ResumableDownloadDelegate: AnyObject {
         expectedTotalBytes: Int64)
 
     /// The task ended: `error` is `nil` after a successful download, else a `URLError` (whose
-    /// ``URLError/downloadTaskResumeData`` holds resume data when the download can be resumed).
+    /// `URLError.downloadTaskResumeData` holds resume data when the download can be resumed).
     func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
 
     /// A relaunched background session has delivered the events of every task it found

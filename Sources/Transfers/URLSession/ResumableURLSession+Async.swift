@@ -32,7 +32,7 @@ extension ResumableURLSession {
     /// the response.
     ///
     /// Cancelling the calling Swift task cancels the download and throws `URLError.cancelled`
-    /// whose ``URLError/downloadTaskResumeData`` continues it later.
+    /// whose `URLError.downloadTaskResumeData` continues it later.
     public func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download { handler in self.downloadTask(with: url, completionHandler: handler) }
     }

@@ -100,7 +100,7 @@ public final class ResumableURLSession: Sendable {
 
     /// A task that continues a download from resume data (from
     /// ``ResumableDownloadTask/cancel(byProducingResumeData:)`` or a failed task's
-    /// ``URLError/downloadTaskResumeData``), here or in another process.
+    /// `URLError.downloadTaskResumeData`), here or in another process.
     ///
     /// Only the missing bytes are fetched, with `Range` and `If-Range`; when the resource changed
     /// meanwhile it comes back whole (and `didResumeAtOffset` says 0). When the partial file is gone
