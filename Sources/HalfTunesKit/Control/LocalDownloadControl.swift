@@ -17,6 +17,7 @@ public actor LocalDownloadControl: DownloadControl {
     private let tracks = TrackDirectory()
     private var service: DownloadService?
     private var catalog: ITunesCatalog?
+    private var library: LibraryStore?
     private let ownsService: Bool
 
     /// A control that opens `home`'s downloads when first needed, and closes them in ``close()``.
@@ -144,6 +145,15 @@ public actor LocalDownloadControl: DownloadControl {
         return opened
     }
 
+    /// The library alone, opened once, for a control whose session is not open: reading it needs
+    /// no lock, so a search or `play` works beside a process that owns the session.
+    private func openLibrary() throws -> LibraryStore {
+        if let library { return library }
+        let opened = try LibraryStore(path: home.libraryIndex.path, folder: home.library)
+        library = opened
+        return opened
+    }
+
     private func openCatalog() async throws -> ITunesCatalog {
         if let catalog { return catalog }
         let made = try await makeCatalog()
@@ -164,7 +174,8 @@ public actor LocalDownloadControl: DownloadControl {
             let status = try await service.status(trackID: trackID)
             return status?.state == .downloaded ? status : nil
         }
-        guard let (item, file) = try LibraryLookup.file(of: trackID, in: home) else { return nil }
+        guard let item = try openLibrary().item(id: trackID) else { return nil }
+        let file = try openLibrary().url(of: item)
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
         return DownloadStatus(
             track: item.track, state: .downloaded, receivedBytes: size, expectedBytes: size, failure: nil, file: file)

@@ -29,7 +29,7 @@ public actor DownloadService {
         logger: Logger
     ) async throws -> DownloadService {
         let library = try LibraryStore(
-            path: home.root.appendingPathComponent("library.sqlite").path, folder: home.library)
+            path: home.libraryIndex.path, folder: home.library)
         let session = try await TransferSession.open(
             identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
         let service = DownloadService(home: home, session: session, library: library, logger: logger)

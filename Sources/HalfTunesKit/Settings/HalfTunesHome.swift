@@ -33,6 +33,8 @@ public struct HalfTunesHome: Sendable, Hashable {
     public var library: URL { root.appendingPathComponent("library", isDirectory: true) }
     /// The transfer session (journal and partial files): `<home>/session`.
     public var session: URL { root.appendingPathComponent("session", isDirectory: true) }
+    /// The library's index (which track is which file).
+    public var libraryIndex: URL { root.appendingPathComponent("library.sqlite") }
 
     private static func expandTilde(_ path: String, environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
