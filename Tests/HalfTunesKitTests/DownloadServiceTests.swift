@@ -46,7 +46,7 @@ struct DownloadServiceTests {
 
                 let reopened = try await DownloadService.open(home: home, logger: quietLogger("d"))
                 #expect(try await reopened.status(trackID: 1011)?.state == .downloaded)
-                #expect(try await reopened.libraryItems().map(\.track.id).sorted() == [1011, 1012])
+                #expect(try reopened.libraryItems().map(\.track.id).sorted() == [1011, 1012])
                 // Downloading it again does nothing: it is in the library.
                 let statuses = try await reopened.download(wanted)
                 #expect(statuses.allSatisfy { $0.state == .downloaded })
@@ -72,7 +72,7 @@ struct DownloadServiceTests {
                 let file = try #require(await waitForCompletion(events, of: [1013])[1013])
                 try FileManager.default.removeItem(at: file)
                 #expect(try await service.status(trackID: 1013) == nil)
-                #expect(try await service.libraryItems().isEmpty)
+                #expect(try service.libraryItems().isEmpty)
                 await service.close()
             }
         }

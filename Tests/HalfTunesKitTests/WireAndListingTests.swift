@@ -53,20 +53,3 @@ struct WireAndListingTests {
                 """)
     }
 }
-
-@Suite("Library index")
-struct LibraryIndexTests {
-    @Test("the library lists the most recent download first")
-    func mostRecentFirst() async throws {
-        try await withTemporaryDirectory { folder in
-            let store = try LibraryStore(path: folder.appendingPathComponent("library.sqlite").path, folder: folder)
-            for id in [1, 2, 3] {
-                let name = "track \(id).wav"
-                try Data([UInt8(id)]).write(to: folder.appendingPathComponent(name))
-                let added = Date(timeIntervalSince1970: 1_000_000 + Double(id) * 60)
-                _ = try store.add(Track(id: id, name: "Song \(id)", artist: "A"), fileName: name, addedAt: added)
-            }
-            #expect(try store.items().map(\.track.id) == [3, 2, 1])
-        }
-    }
-}

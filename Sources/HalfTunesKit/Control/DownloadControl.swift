@@ -22,14 +22,19 @@ public protocol DownloadControl: Sendable {
     func cancel(_ trackID: Int) async throws(DownloadError)
     /// Removes a track from the library, deleting its file.
     func remove(_ trackID: Int) async throws(DownloadError)
-    /// Downloads in flight and the library.
-    func listing() async throws(DownloadError) -> Listing
+    /// Downloads in flight and the library: all of it, a page, or what changed since a cursor.
+    func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing
     /// A downloaded track to play: its library document, whose `file` is set.
     func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// Every download event from now on. Returns once subscribed, so nothing after the call is missed.
     func events() async throws(DownloadError) -> AsyncStream<DownloadEvent>
     /// Lets go of what the control holds (the session of a local control).
     func close() async
+}
+
+extension DownloadControl {
+    /// Every download in flight and the whole library.
+    public func listing() async throws(DownloadError) -> Listing { try await listing(.all) }
 }
 
 /// Who runs the downloads a ``DownloadControl`` starts.

@@ -51,9 +51,8 @@ public actor LocalDownloadControl: DownloadControl {
         try await DownloadError.catching {
             let found = try await openCatalog().search(try SearchQuery(term: term, country: country, limit: limit))
             tracks.remember(found)
-            var results: [DownloadDocument] = []
-            for track in found { results.append(DownloadDocument(track, status: try await status(of: track.id))) }
-            return SearchResults(results: results)
+            let statuses = try await statuses(of: found.map(\.id))
+            return SearchResults(results: found.map { DownloadDocument($0, status: statuses[$0.id]) })
         }
     }
 
@@ -106,14 +105,13 @@ public actor LocalDownloadControl: DownloadControl {
         try await DownloadError.catching { try await openService().remove(trackID: trackID) }
     }
 
-    public func listing() async throws(DownloadError) -> Listing {
+    public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
         try await DownloadError.catching {
             let service = try await openService()
-            var library: [DownloadDocument] = []
-            for item in try await service.libraryItems() {
-                library.append(DownloadDocument(item.track, status: try await service.status(trackID: item.track.id)))
-            }
-            return Listing(downloads: await service.downloads().map(DownloadDocument.init), library: library)
+            var listing = try service.libraryListing(query)
+            // Downloads in flight are few: every answer has them all, except a later page.
+            if query.after == nil { listing.downloads = await service.downloads().map(DownloadDocument.init) }
+            return listing
         }
     }
 
@@ -159,6 +157,17 @@ public actor LocalDownloadControl: DownloadControl {
         let made = try await makeCatalog()
         catalog = made
         return made
+    }
+
+    /// Tracks' statuses in one read: from an open service, else from the library alone.
+    private func statuses(of trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
+        if let service { return try await service.statuses(trackIDs: trackIDs) }
+        let library = try openLibrary()
+        return try library.items(ids: trackIDs).mapValues { item in
+            DownloadStatus(
+                track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
+                file: library.url(of: item))
+        }
     }
 
     /// A track's status: the whole of it from an open service, else from the library alone

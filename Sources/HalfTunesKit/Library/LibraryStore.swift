@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ITunesSearch
+import Synchronization
 
 /// A track in the library: its catalog data and the file it was saved to.
 public struct LibraryItem: Sendable, Hashable, Codable {
@@ -10,26 +11,58 @@ public struct LibraryItem: Sendable, Hashable, Codable {
     public var fileName: String
     /// When it was added.
     public var addedAt: Date
+    /// The file's size in bytes, as it was when the track was added.
+    public var fileSize: Int64 = 0
 }
 
-/// The library's index: which tracks are downloaded and where (SQLite via GRDB). The files
-/// themselves are the truth: an item whose file is gone is not in the library.
+/// The library's index: which tracks are downloaded and where (SQLite via GRDB, in WAL mode, so
+/// any number of readers — the server's handlers, another process — never wait for each other).
+///
+/// The files themselves are the truth: an item whose file is gone is not in the library. A
+/// listing trusts the index while the folder is unchanged and reconciles the two when it has
+/// changed (see ``reconcile()``); a single item is checked on the disk when it is asked for.
+///
+/// Every change takes the next number of one counter (`seq`): the library lists most recent
+/// first in that order, pages are cut at a `seq`, and removals leave a tombstone with theirs, so
+/// a client can ask for only what changed since a listing.
 final class LibraryStore: Sendable {
-    private let database: DatabaseQueue
+    let database: DatabasePool
     let folder: URL
+    /// SQL statements run so far (tests count the reads of one listing).
+    let statements = StatementCounter()
+    /// The folder's stamp when the index was last reconciled with it.
+    let reconciledStamp = Mutex<FolderStamp?>(nil)
 
-    private struct Row: Codable, FetchableRecord, PersistableRecord {
+    struct Row: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "libraryTrack"
         var id: Int
         var trackJSON: String
         var fileName: String
         var addedAt: Date
+        var seq: Int64
+        var fileSize: Int64?
+    }
+
+    struct Removal: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "libraryRemoval"
+        var id: Int
+        var seq: Int64
     }
 
     init(path: String, folder: URL) throws {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        database = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let counter = statements
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
+        }
+        database = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator(folder: folder).migrate(database)
+    }
+
+    private static func migrator(folder: URL) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "libraryTrack") { t in
@@ -39,39 +72,107 @@ final class LibraryStore: Sendable {
                 t.column("addedAt", .datetime).notNull()
             }
         }
-        try migrator.migrate(database)
+        migrator.registerMigration("v2: change numbers, sizes, tombstones") { db in
+            try db.alter(table: "libraryTrack") { t in
+                t.add(column: "seq", .integer).notNull().defaults(to: 0)
+                t.add(column: "fileSize", .integer)
+            }
+            let rows = try Row.order(Column("addedAt"), Column("id")).fetchAll(db)
+            for (index, var row) in rows.enumerated() {
+                row.seq = Int64(index + 1)
+                row.fileSize = FolderStamp.size(of: folder.appendingPathComponent(row.fileName))
+                try row.update(db)
+            }
+            try db.create(index: "libraryTrack_seq", on: "libraryTrack", columns: ["seq"], unique: true)
+            try db.create(table: "libraryRemoval") { t in
+                t.primaryKey("id", .integer)
+                t.column("seq", .integer).notNull().indexed()
+            }
+            // The totals, kept by triggers, so a listing reads them in one row; and the change counter.
+            try db.execute(
+                sql: """
+                    CREATE TABLE librarySummary (
+                        id INTEGER PRIMARY KEY CHECK (id = 1), trackCount INTEGER NOT NULL, totalBytes INTEGER NOT NULL,
+                        lastSeq INTEGER NOT NULL);
+                    INSERT INTO librarySummary SELECT 1, COUNT(*), IFNULL(SUM(fileSize), 0), IFNULL(MAX(seq), 0) FROM libraryTrack;
+                    CREATE TRIGGER libraryTrack_inserted AFTER INSERT ON libraryTrack BEGIN
+                        UPDATE librarySummary SET trackCount = trackCount + 1, totalBytes = totalBytes + IFNULL(NEW.fileSize, 0);
+                    END;
+                    CREATE TRIGGER libraryTrack_deleted AFTER DELETE ON libraryTrack BEGIN
+                        UPDATE librarySummary SET trackCount = trackCount - 1, totalBytes = totalBytes - IFNULL(OLD.fileSize, 0);
+                    END;
+                    CREATE TRIGGER libraryTrack_resized AFTER UPDATE OF fileSize ON libraryTrack BEGIN
+                        UPDATE librarySummary SET totalBytes = totalBytes - IFNULL(OLD.fileSize, 0) + IFNULL(NEW.fileSize, 0);
+                    END;
+                    """)
+        }
+        return migrator
     }
 
-    /// Every item whose file is present, most recent first.
-    func items() throws -> [LibraryItem] {
-        let rows = try database.read { db in try Row.order(Column("addedAt").desc).fetchAll(db) }
-        return rows.compactMap(item).filter { FileManager.default.fileExists(atPath: url(of: $0).path) }
-    }
-
-    /// The item for a track, if its file is present.
+    /// The item for a track, if its file is present. A row whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {
-        let row = try database.read { db in try Row.fetchOne(db, key: id) }
-        return row.flatMap(item).flatMap { FileManager.default.fileExists(atPath: url(of: $0).path) ? $0 : nil }
+        guard let item = try database.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
+        guard FileManager.default.fileExists(atPath: url(of: item).path) else {
+            try forget([id])
+            return nil
+        }
+        return item
     }
 
+    /// The items of some tracks, in one read, trusting the index (a search's results).
+    func items(ids: [Int]) throws -> [Int: LibraryItem] {
+        guard !ids.isEmpty else { return [:] }
+        try reconcile()
+        let rows = try database.read { db in try Row.fetchAll(db, keys: ids) }
+        return Dictionary(rows.compactMap(Self.item).map { ($0.track.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Adds (or replaces) a track, numbering the change.
     func add(_ track: Track, fileName: String, addedAt: Date = Date()) throws -> LibraryItem {
         let json = String(decoding: try JSONEncoder().encode(track), as: UTF8.self)
-        let row = Row(id: track.id, trackJSON: json, fileName: fileName, addedAt: addedAt)
-        try database.write { db in try row.save(db) }
-        return LibraryItem(track: track, fileName: fileName, addedAt: row.addedAt)
+        let size = FolderStamp.size(of: folder.appendingPathComponent(fileName))
+        try database.write { db in
+            let row = Row(
+                id: track.id, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size)
+            try Removal.deleteOne(db, key: track.id)
+            try row.save(db)
+        }
+        return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0)
     }
 
-    func remove(id: Int) throws {
-        _ = try database.write { db in try Row.deleteOne(db, key: id) }
-    }
+    /// Removes a track, leaving a tombstone for clients that follow changes.
+    func remove(id: Int) throws { try forget([id]) }
 
     /// The file of an item; always inside the library folder.
     func url(of item: LibraryItem) -> URL {
         folder.appendingPathComponent((item.fileName as NSString).lastPathComponent)
     }
 
-    private func item(_ row: Row) -> LibraryItem? {
-        guard let track = try? JSONDecoder().decode(Track.self, from: Data(row.trackJSON.utf8)) else { return nil }
-        return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt)
+    // MARK: - Internals
+
+    func forget(_ ids: [Int]) throws {
+        guard !ids.isEmpty else { return }
+        try database.write { db in
+            for id in ids where try Row.deleteOne(db, key: id) {
+                try Removal(id: id, seq: try Self.nextSeq(db)).save(db)
+            }
+        }
     }
+
+    /// The next change number: the counter only goes up, whatever is removed.
+    static func nextSeq(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq") ?? 0
+    }
+
+    static func item(_ row: Row) -> LibraryItem? {
+        guard let track = try? JSONDecoder().decode(Track.self, from: Data(row.trackJSON.utf8)) else { return nil }
+        return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
+    }
+}
+
+/// Counts the SQL statements a store runs.
+final class StatementCounter: Sendable {
+    let count = Atomic<Int>(0)
+    /// The count so far.
+    var value: Int { count.load(ordering: .relaxed) }
 }

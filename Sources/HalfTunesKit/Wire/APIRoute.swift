@@ -4,8 +4,8 @@ import Foundation
 public enum APIRoute: Sendable, Hashable {
     /// `GET /api/search?term=&limit=&country=` → ``SearchResults``.
     case search(term: String, limit: Int, country: String)
-    /// `GET /api/downloads` → ``Listing``.
-    case listing
+    /// `GET /api/downloads?limit=&after=&since=` → ``Listing``.
+    case listing(ListingQuery)
     /// `GET /api/events` → Server-Sent Events of ``WireEvent``.
     case events
     /// `POST /api/downloads/:id` → ``DownloadDocument``: starts (or resumes) a download.
@@ -83,7 +83,12 @@ public enum APIRoute: Sendable, Hashable {
             // `+` means a space in a query: escape it, so a term like "AC+DC" arrives as written.
             components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
             return components.string ?? pattern.path
-        case .listing, .events:
+        case .listing(let query):
+            var components = URLComponents()
+            components.path = pattern.path
+            components.queryItems = query.queryItems.isEmpty ? nil : query.queryItems
+            return components.string ?? pattern.path
+        case .events:
             return pattern.path
         case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .file(let id):
             return pattern.path.replacingOccurrences(of: ":id", with: String(id))

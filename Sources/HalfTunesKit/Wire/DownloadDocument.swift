@@ -67,17 +67,38 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
 }
 
 /// Downloads in flight and the library: `GET /api/downloads` and `halftunes list --json`.
+///
+/// Asked for with a ``ListingQuery``: the whole of it, a page of the library, or only what
+/// changed since an earlier listing's ``cursor``.
 public struct Listing: Codable, Sendable, Hashable {
     public var v = wireVersion
     /// Queued, downloading, paused and failed downloads, in queue order.
     public var downloads: [DownloadDocument]
-    /// Downloaded tracks, most recent first.
+    /// Downloaded tracks, most recent first (a page of them, or those added since `since`).
     public var library: [DownloadDocument]
+    /// How many tracks the whole library holds.
+    public var libraryCount: Int?
+    /// The size of the whole library's files, in bytes.
+    public var libraryBytes: Int64?
+    /// Where the next page starts (pass it as `after`); absent on the last page.
+    public var next: String?
+    /// Pass as `since` to get only what changes after this listing.
+    public var cursor: String?
+    /// Tracks removed from the library since `since` (only in an answer to `since`).
+    public var removed: [Int]?
 
     /// A listing.
-    public init(downloads: [DownloadDocument], library: [DownloadDocument]) {
+    public init(
+        downloads: [DownloadDocument], library: [DownloadDocument], libraryCount: Int? = nil, libraryBytes: Int64? = nil,
+        next: String? = nil, cursor: String? = nil, removed: [Int]? = nil
+    ) {
         self.downloads = downloads
         self.library = library
+        self.libraryCount = libraryCount
+        self.libraryBytes = libraryBytes
+        self.next = next
+        self.cursor = cursor
+        self.removed = removed
     }
 }
 

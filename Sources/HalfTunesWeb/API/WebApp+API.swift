@@ -5,7 +5,7 @@ import Hummingbird
 extension WebApp {
     /// The JSON API, registered from the route table. Every route takes track ids; none takes a
     /// URL or a path. Each handler is one call on the download control.
-    func addAPIRoutes(to router: Router<BasicRequestContext>) {
+    func addAPIRoutes(to router: Router<WebContext>) {
         let patterns: [APIRoute.Pattern] = [.search, .listing, .start, .pause, .resume, .cancel, .remove]
         for pattern in patterns {
             router.on(RouterPath(pattern.path), method: HTTPRequest.Method(pattern.method)!) { request, context in
@@ -14,8 +14,7 @@ extension WebApp {
         }
     }
 
-    private func answer(_ pattern: APIRoute.Pattern, _ request: Request, _ context: BasicRequestContext) async throws -> Response
-    {
+    private func answer(_ pattern: APIRoute.Pattern, _ request: Request, _ context: WebContext) async throws -> Response {
         switch pattern {
         case .search:
             let parameters = request.uri.queryParameters
@@ -24,7 +23,9 @@ extension WebApp {
                     term: parameters["term"].map(String.init) ?? "", limit: parameters["limit"].flatMap { Int($0) } ?? 50,
                     country: parameters["country"].map(String.init) ?? "US"))
         case .listing:
-            return try json(await control.listing())
+            let parameters = request.uri.queryParameters
+            let query = try ListingQuery { name in parameters[name[...]].map(String.init) }
+            return try json(await control.listing(query))
         case .start:
             let id = try trackID(context)
             guard let document = try await control.start([id]).first else {
@@ -46,7 +47,7 @@ extension WebApp {
         }
     }
 
-    func trackID(_ context: BasicRequestContext) throws -> Int {
+    func trackID(_ context: WebContext) throws -> Int {
         guard let text = context.parameters.get("id"), let id = Int(text), id > 0 else {
             throw DownloadError(.badInput, "a track id is a positive number")
         }

@@ -37,7 +37,7 @@ public struct RemoteDownloadControl: DownloadControl {
 
     public func remove(_ trackID: Int) async throws(DownloadError) { _ = try await send(.remove(trackID)) }
 
-    public func listing() async throws(DownloadError) -> Listing { try await call(.listing) }
+    public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing { try await call(.listing(query)) }
 
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         // The server runs on this machine: its library file is what to play.

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import ITunesSearch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One page of the library, or the changes since a cursor, with the library's totals: all of it
+/// from one read of the index.
+struct LibraryPage: Sendable {
+    /// The items, most recent first.
+    var items: [LibraryItem]
+    /// How many tracks the whole library holds, and their bytes.
+    var count: Int
+    var bytes: Int64
+    /// Where the next page starts (`after`), when there is one.
+    var next: Int64?
+    /// The change number this page reflects (`since`).
+    var cursor: Int64
+    /// Tracks removed since `since` (a changes-only page).
+    var removed: [Int]?
+}
+
+/// What a folder looks like from outside: when it last changed. Adding, removing or renaming an
+/// entry changes it, so an unchanged stamp means the index still matches the folder.
+struct FolderStamp: Sendable, Hashable {
+    let seconds: Int
+    let nanoseconds: Int
+    let inode: UInt64
+
+    init?(_ folder: URL) {
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return nil }
+        seconds = Int(info.st_mtim.tv_sec)
+        nanoseconds = Int(info.st_mtim.tv_nsec)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// A file's size, or `nil` when it is not there.
+    static func size(of file: URL) -> Int64? {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+}
+
+extension LibraryStore {
+    /// The library, most recent first: a page of `limit` items starting after change number
+    /// `after`, or every change since `since` (then with the ids removed since).
+    ///
+    /// A constant number of statements whatever the library's size: the totals come from a row
+    /// the index's triggers keep, the page from the `seq` index.
+    func page(limit: Int? = nil, after: Int64? = nil, since: Int64? = nil) throws -> LibraryPage {
+        try reconcile()
+        return try database.read { db in
+            let totals = try Totals.fetchOne(
+                db,
+                sql: "SELECT trackCount, totalBytes, lastSeq FROM librarySummary")
+            var page = LibraryPage(
+                items: [], count: totals?.trackCount ?? 0, bytes: totals?.totalBytes ?? 0, next: nil, cursor: totals?.lastSeq ?? 0
+            )
+            var request = Row.order(Column("seq").desc)
+            if let since {
+                request = request.filter(Column("seq") > since)
+                page.removed = try Int.fetchAll(
+                    db, sql: "SELECT id FROM libraryRemoval WHERE seq > ? ORDER BY seq", arguments: [since])
+            } else if let after {
+                request = request.filter(Column("seq") < after)
+            }
+            if let limit, since == nil { request = request.limit(limit + 1) }
+            var rows = try request.fetchAll(db)
+            if let limit, since == nil, rows.count > limit {
+                rows.removeLast(rows.count - limit)
+                page.next = rows.last?.seq
+            }
+            let decoder = JSONDecoder()
+            page.items = rows.compactMap { row in
+                guard let track = try? decoder.decode(Track.self, from: Data(row.trackJSON.utf8)) else { return nil }
+                return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
+            }
+            return page
+        }
+    }
+
+    /// Every item whose file is present, most recent first.
+    func items() throws -> [LibraryItem] { try page().items }
+
+    /// Drops the rows whose files are gone, when the folder has changed since the last time:
+    /// one `stat` when nothing changed, else one directory read and one query.
+    ///
+    /// The stamp is taken before the folder is read, so a change during the check is seen next
+    /// time. (File times are coarse: two changes within one clock tick may look like one; a file
+    /// missed that way is caught when it is asked for.)
+    func reconcile() throws {
+        guard let stamp = FolderStamp(folder) else { return }
+        if reconciledStamp.withLock({ $0 }) == stamp { return }
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        let indexed = try database.read { db in
+            try NameRow.fetchAll(db, sql: "SELECT id, fileName FROM libraryTrack")
+        }
+        try forget(indexed.filter { !present.contains(($0.fileName as NSString).lastPathComponent) }.map(\.id))
+        reconciledStamp.withLock { $0 = stamp }
+    }
+
+    struct Totals: Decodable, FetchableRecord {
+        var trackCount: Int
+        var totalBytes: Int64
+        var lastSeq: Int64
+    }
+
+    struct NameRow: Decodable, FetchableRecord {
+        var id: Int
+        var fileName: String
+    }
+}
