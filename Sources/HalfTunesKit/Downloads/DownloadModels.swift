@@ -1,5 +1,6 @@
 import Foundation
 import ITunesSearch
+import Transfers
 
 /// Where a track's download stands, as the app shows it.
 public enum DownloadState: String, Sendable, Hashable, Codable, CaseIterable {
@@ -81,12 +82,26 @@ public enum DownloadEvent: Sendable, Hashable {
     case failed(trackID: Int, reason: String)
     /// The download was cancelled, or the track removed from the library.
     case removed(trackID: Int)
+    /// The listener fell too far behind: `dropped` events never reached it, and its stream ends
+    /// after this one. Read the listing again and subscribe anew.
+    case fellBehind(dropped: Int)
 
-    /// The track concerned.
-    public var trackID: Int {
+    /// The track concerned (`nil` for ``fellBehind(dropped:)``).
+    public var trackID: Int? {
         switch self {
         case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _), .removed(let id): id
+        case .fellBehind: nil
         }
+    }
+
+    /// How a listener that does not keep up is bounded: at most `limit` undelivered events;
+    /// progress is merged (the latest per track wins); state changes are never dropped or merged,
+    /// until the limit, when the listener gets ``fellBehind(dropped:)`` and its stream ends.
+    public static func listenerBound(limit: Int = 1024) -> EventHub<DownloadEvent>.Bound {
+        EventHub.Bound(
+            limit: limit, subject: { $0.trackID },
+            isReplaceable: { if case .progress = $0 { true } else { false } },
+            overflow: { .fellBehind(dropped: $0) })
     }
 }
 

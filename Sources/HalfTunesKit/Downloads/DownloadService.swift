@@ -12,8 +12,8 @@ public actor DownloadService {
     /// Where everything lives.
     public nonisolated let home: HalfTunesHome
     let session: TransferSession
-    let library: LibraryStore
-    let hub = EventHub<DownloadEvent>()
+    nonisolated let library: LibraryStore
+    nonisolated let hub = EventHub<DownloadEvent>(bound: DownloadEvent.listenerBound())
     let logger: Logger
     /// Which transfer downloads which track.
     var transfersByTrack: [Int: TransferID] = [:]
@@ -120,7 +120,44 @@ public actor DownloadService {
     }
 
     /// The library, most recent first.
-    public func libraryItems() throws -> [LibraryItem] { try library.items() }
+    public nonisolated func libraryItems() throws -> [LibraryItem] { try library.items() }
+
+    /// A page of the library, or what changed in it since a cursor, with its totals, as
+    /// documents: one read of the index, off this actor, so listings never queue behind downloads
+    /// or each other.
+    nonisolated func libraryListing(_ query: ListingQuery) throws -> Listing {
+        let (limit, after, since) = try query.checked()
+        let page = try library.page(limit: limit, after: after, since: since)
+        let documents = page.items.map { item in
+            DownloadDocument(
+                item.track,
+                status: DownloadStatus(
+                    track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize,
+                    failure: nil, file: library.url(of: item)))
+        }
+        return Listing(
+            downloads: [], library: documents, libraryCount: page.count, libraryBytes: page.bytes,
+            next: page.next.map(String.init),
+            cursor: String(page.cursor), removed: page.removed)
+    }
+
+    /// The statuses of some tracks (a search's results): one read of the library's index.
+    public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
+        var statuses: [Int: DownloadStatus] = [:]
+        for (id, item) in try library.items(ids: trackIDs) {
+            statuses[id] = DownloadStatus(
+                track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
+                file: library.url(of: item))
+        }
+        for id in trackIDs where statuses[id] == nil {
+            if let transferID = transfersByTrack[id], let transfer = await session.transfer(transferID),
+                let track = tracksByTransfer[transferID], transfer.state != .completed
+            {
+                statuses[id] = Self.status(track, transfer)
+            }
+        }
+        return statuses
+    }
 
     /// The library file of a track, if downloaded. Always inside the library folder.
     public func file(of trackID: Int) throws -> URL? {

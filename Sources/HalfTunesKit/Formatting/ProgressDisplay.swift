@@ -57,8 +57,7 @@ public final class ProgressDisplay {
 
     /// Shows an event.
     public func show(_ event: DownloadEvent) {
-        let id = event.trackID
-        guard var line = lines[id] else { return }
+        guard let id = event.trackID, var line = lines[id] else { return }
         switch event {
         case .progress(_, let received, let expected):
             let now = ContinuousClock.now
@@ -100,6 +99,8 @@ public final class ProgressDisplay {
         case .removed:
             line.text = "cancelled"
             if mode == .json { emit(WireEvent(event)) }
+        case .fellBehind:
+            return
         }
         lines[id] = line
         if mode == .terminal { redraw(force: event.isFinal) }
@@ -149,7 +150,7 @@ extension DownloadEvent {
     public var isFinal: Bool {
         switch self {
         case .completed, .failed, .removed: true
-        case .progress, .stateChanged: false
+        case .progress, .stateChanged, .fellBehind: false
         }
     }
 }

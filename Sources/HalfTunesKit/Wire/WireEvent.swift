@@ -8,25 +8,32 @@ import Foundation
 /// {"event":"completed","file":"/home/me/.local/share/halftunes/library/Artist - Title [1001].wav","id":1001,"state":"downloaded","v":1}
 /// {"event":"failed","id":1001,"reason":"the server answered HTTP 404 (not found) for …","state":"failed","v":1}
 /// {"event":"removed","id":1001,"state":"notDownloaded","v":1}
+/// {"dropped":1025,"event":"reload","v":1}
 /// ```
+///
+/// `reload` is the last event of a listener that fell too far behind: it lost `dropped` events
+/// and its stream ends; it reads the listing again and subscribes anew. It alone has no `id`
+/// and no `state`.
 public struct WireEvent: Codable, Sendable, Hashable {
     /// What happened.
     public enum Kind: String, Codable, Sendable, Hashable {
-        case progress, state, completed, failed, removed
+        case progress, state, completed, failed, removed, reload
     }
 
     public var v = wireVersion
     public var event: Kind
-    /// The track id.
-    public var id: Int
-    /// The download's state after the event.
-    public var state: DownloadState
+    /// The track id (absent from `reload`).
+    public var id: Int?
+    /// The download's state after the event (absent from `reload`).
+    public var state: DownloadState?
     public var receivedBytes: Int64?
     public var expectedBytes: Int64?
     /// Why it failed (`failed`).
     public var reason: String?
     /// The library file (`completed`).
     public var file: String?
+    /// How many events a listener lost (`reload`).
+    public var dropped: Int?
 
     /// The wire form of an event.
     public init(_ event: DownloadEvent) {
@@ -51,17 +58,22 @@ public struct WireEvent: Codable, Sendable, Hashable {
         case .removed:
             self.event = .removed
             state = .notDownloaded
+        case .fellBehind(let dropped):
+            self.event = .reload
+            self.dropped = dropped
         }
     }
 
     /// The event it describes.
     public var downloadEvent: DownloadEvent {
-        switch event {
+        let id = id ?? 0
+        return switch event {
         case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
-        case .state: .stateChanged(trackID: id, state: state)
+        case .state: .stateChanged(trackID: id, state: state ?? .notDownloaded)
         case .completed: .completed(trackID: id, file: URL(fileURLWithPath: file ?? ""))
         case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
         case .removed: .removed(trackID: id)
+        case .reload: .fellBehind(dropped: dropped ?? 0)
         }
     }
 }

@@ -1,38 +1,113 @@
 import Foundation
 import Synchronization
 
-/// Hands every value to every subscriber, each through its own unbounded stream.
+/// Hands every value to every subscriber, each through its own stream.
 ///
 /// What ``TransferSession/events()`` is made of; public so that layers above can offer the
-/// same kind of event stream.
+/// same kind of event stream. By default each subscriber's backlog is unbounded, which suits
+/// consumers in the same process that keep up. A hub that serves consumers it does not trust to
+/// keep up (a browser tab, a pipe) takes a ``Bound``: then a subscriber's undelivered events never
+/// exceed its limit, and one that falls that far behind gets a last event and its stream ends.
 public final class EventHub<Event: Sendable>: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+    /// How far a subscriber may fall behind.
+    public struct Bound: Sendable {
+        /// The most undelivered events a subscriber may hold.
+        public var limit: Int
+        /// What an event is about (a download), or `nil` for an event about nothing in particular.
+        public var subject: @Sendable (Event) -> AnyHashable?
+        /// Whether an event may be replaced, while undelivered, by a later replaceable event about
+        /// the same subject (progress: the latest wins, in the place of the first). Any other event
+        /// is kept, and ends the replacing of its subject's earlier events, so nothing is
+        /// reordered around it.
+        public var isReplaceable: @Sendable (Event) -> Bool
+        /// The last event of a subscriber that fell behind, given how many events it lost.
+        public var overflow: @Sendable (Int) -> Event
 
-    /// A hub with no subscribers.
-    public init() {}
-
-    /// A new stream of the values emitted from now on; it ends at ``finish()``.
-    public func subscribe() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
-        let key = UUID()
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: key) }
+        /// A bound.
+        public init(
+            limit: Int, subject: @escaping @Sendable (Event) -> AnyHashable?,
+            isReplaceable: @escaping @Sendable (Event) -> Bool, overflow: @escaping @Sendable (Int) -> Event
+        ) {
+            self.limit = max(1, limit)
+            self.subject = subject
+            self.isReplaceable = isReplaceable
+            self.overflow = overflow
         }
-        subscribers.withLock { $0[key] = continuation }
-        return stream
+    }
+
+    private let bound: Bound?
+    private let streams = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+    private let bounded = Mutex<[UUID: BoundedSubscriber<Event>]>([:])
+
+    /// A hub with no subscribers; `bound` limits each subscriber's backlog (`nil`: unbounded).
+    public init(bound: Bound? = nil) {
+        self.bound = bound
+    }
+
+    /// A new stream of the values emitted from now on; it ends at ``finish()`` (or, for a bounded
+    /// hub, after the overflow event of a subscriber that fell behind).
+    public func subscribe() -> AsyncStream<Event> {
+        let key = UUID()
+        guard let bound else {
+            let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
+            continuation.onTermination = { [weak self] _ in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
+            streams.withLock { $0[key] = continuation }
+            return stream
+        }
+        let subscriber = BoundedSubscriber<Event>(bound: bound)
+        bounded.withLock { $0[key] = subscriber }
+        // The stream holds a token; when the stream is dropped, the subscription goes with it.
+        let token = SubscriptionToken { [weak self] in _ = self?.bounded.withLock { $0.removeValue(forKey: key) } }
+        return AsyncStream(
+            unfolding: {
+                let event = await subscriber.next()
+                if event == nil { token.cancel() }
+                return event
+            },
+            onCancel: {
+                subscriber.finish()
+                token.cancel()
+            })
     }
 
     /// Sends a value to every subscriber.
     public func emit(_ event: Event) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }
+        for (key, subscriber) in bounded.withLock({ Array($0) }) where !subscriber.offer(event) {
+            _ = bounded.withLock { $0.removeValue(forKey: key) }
+        }
     }
 
     /// Ends every stream.
     public func finish() {
-        let all = subscribers.withLock { subscribers in
+        let all = streams.withLock { streams in
+            defer { streams = [:] }
+            return Array(streams.values)
+        }
+        all.forEach { $0.finish() }
+        let subscribers = bounded.withLock { subscribers in
             defer { subscribers = [:] }
             return Array(subscribers.values)
         }
-        all.forEach { $0.finish() }
+        subscribers.forEach { $0.finish() }
     }
+
+    /// How many events each bounded subscriber holds undelivered (for tests and diagnostics).
+    public var backlogs: [Int] { bounded.withLock { $0.values.map(\.backlog) } }
+}
+
+/// Runs an action once, when cancelled or when it is let go of.
+final class SubscriptionToken: Sendable {
+    private let action = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action.withLock { $0 = action } }
+
+    func cancel() {
+        action.withLock { action in
+            defer { action = nil }
+            return action
+        }?()
+    }
+
+    deinit { cancel() }
 }

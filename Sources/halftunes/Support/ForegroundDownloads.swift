@@ -25,7 +25,17 @@ enum ForegroundDownloads {
         let forwarders = [
             Task { for await _ in signals { feed.yield(.interrupt) } },
             Task {
-                for await event in events { feed.yield(.event(event)) }
+                // A listener that fell behind is let go by the server: subscribe anew and go on.
+                var events = events
+                while true {
+                    var fellBehind = false
+                    for await event in events {
+                        if case .fellBehind = event { fellBehind = true }
+                        feed.yield(.event(event))
+                    }
+                    guard fellBehind, let again = try? await control.events() else { break }
+                    events = again
+                }
                 feed.finish()
             },
         ]
@@ -52,11 +62,25 @@ enum ForegroundDownloads {
                     pending.remove(id)
                 case .failed(let id, _):
                     if pending.remove(id) != nil { failed += 1 }
+                case .fellBehind:
+                    // Events were lost: where each download stands comes from the listing.
+                    let listing = try await control.listing()
+                    let downloaded = Set(listing.library.map(\.id))
+                    for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
+                        pending.remove(document.id)
+                        failed += 1
+                    }
+                    pending.subtract(downloaded)
                 case .progress, .stateChanged:
                     break
                 }
                 if pending.isEmpty { break loop }
             }
+        }
+        if !pending.isEmpty {
+            throw DownloadError(
+                .upstreamFailure,
+                "lost the download events with \(pending.count) download(s) unfinished; halftunes list shows them")
         }
         if failed > 0 { throw ExitCode(ExitStatus.downloadFailed) }
     }

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// One subscriber of a bounded ``EventHub``: its undelivered events, never more than the bound's
+/// limit, and the consumer waiting for the next one.
+final class BoundedSubscriber<Event: Sendable>: Sendable {
+    private struct State: ~Copyable {
+        /// Undelivered events are `buffer[head...]`; `buffer[i]` is event number `base + i`.
+        var buffer: [Event] = []
+        var head = 0
+        var base = 0
+        /// The number of the undelivered replaceable event of each subject.
+        var replaceable: [SubjectKey: Int] = [:]
+        var waiter: CheckedContinuation<Event?, Never>?
+        /// No event is taken any more; the stream ends once the buffer is delivered.
+        var closed = false
+
+        var backlog: Int { buffer.count - head }
+
+        mutating func take() -> Event? {
+            guard head < buffer.count else { return nil }
+            let event = buffer[head]
+            head += 1
+            if head >= 64 && head * 2 >= buffer.count {
+                buffer.removeFirst(head)
+                base += head
+                head = 0
+            }
+            return event
+        }
+    }
+
+    private enum Outcome {
+        case event(Event)
+        case end
+        case wait
+    }
+
+    private let bound: EventHub<Event>.Bound
+    private let state = Mutex(State())
+
+    init(bound: EventHub<Event>.Bound) { self.bound = bound }
+
+    /// Takes an event; `false` when this subscriber takes no more (it fell behind or finished).
+    func offer(_ event: Event) -> Bool {
+        let subject = bound.subject(event).map(SubjectKey.init)
+        let replaceable = bound.isReplaceable(event)
+        var wake: CheckedContinuation<Event?, Never>?
+        let taken = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                wake = waiter
+                return true
+            }
+            if replaceable, let subject, let number = state.replaceable[subject], number >= state.base + state.head {
+                state.buffer[number - state.base] = event
+                return true
+            }
+            guard state.backlog < bound.limit else {
+                // Fallen behind: what it holds is dropped for one last event telling it so.
+                let dropped = state.backlog + 1
+                state.buffer = [bound.overflow(dropped)]
+                (state.head, state.base, state.replaceable, state.closed) = (0, 0, [:], true)
+                return false
+            }
+            state.buffer.append(event)
+            if let subject { state.replaceable[subject] = replaceable ? state.base + state.buffer.count - 1 : nil }
+            return true
+        }
+        wake?.resume(returning: event)
+        return taken
+    }
+
+    /// The next event, waiting for one; `nil` once closed and delivered.
+    func next() async -> Event? {
+        await withCheckedContinuation { continuation in
+            let outcome = state.withLock { state -> Outcome in
+                if let event = state.take() { return .event(event) }
+                if state.closed { return .end }
+                state.waiter = continuation
+                return .wait
+            }
+            switch outcome {
+            case .event(let event): continuation.resume(returning: event)
+            case .end: continuation.resume(returning: nil)
+            case .wait: break
+            }
+        }
+    }
+
+    /// Takes no more events; the consumer gets what is buffered, then the end.
+    func finish() {
+        let waiter = state.withLock { state in
+            state.closed = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// Undelivered events.
+    var backlog: Int { state.withLock { $0.backlog } }
+}
+
+/// A subject as a dictionary key. (`AnyHashable` is not `Sendable`; the subjects a bound gives
+/// are the ids of downloads, which are.)
+private struct SubjectKey: Hashable, @unchecked Sendable {
+    let value: AnyHashable
+}

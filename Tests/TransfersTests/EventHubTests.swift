@@ -1,0 +1,99 @@
+import Testing
+
+@testable import Transfers
+
+@Suite("Event hub bounds (pure)")
+struct EventHubTests {
+    enum Event: Sendable, Hashable {
+        case progress(Int, Int)
+        case state(Int, String)
+        case overflowed(Int)
+    }
+
+    private func hub(limit: Int) -> EventHub<Event> {
+        EventHub(
+            bound: .init(
+                limit: limit,
+                subject: { event -> AnyHashable? in
+                    switch event {
+                    case .progress(let id, _), .state(let id, _): id
+                    case .overflowed: nil
+                    }
+                },
+                isReplaceable: { if case .progress = $0 { true } else { false } },
+                overflow: { .overflowed($0) }))
+    }
+
+    private func drain(_ stream: AsyncStream<Event>, count: Int) async -> [Event] {
+        var events: [Event] = []
+        for await event in stream {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+
+    @Test("undelivered progress is replaced by the latest, in its place; a state change is never merged or passed")
+    func coalesces() async {
+        let hub = hub(limit: 100)
+        let stream = hub.subscribe()
+        for event: Event in [
+            .progress(1, 10), .progress(1, 20), .progress(2, 5), .state(1, "paused"), .progress(1, 30), .progress(2, 6),
+            .progress(1, 40),
+        ] {
+            hub.emit(event)
+        }
+        #expect(hub.backlogs == [4])
+        #expect(await drain(stream, count: 4) == [.progress(1, 20), .progress(2, 6), .state(1, "paused"), .progress(1, 40)])
+    }
+
+    @Test("a listener that never reads holds at most the limit, then gets one overflow event and the end")
+    func neverReads() async {
+        let hub = hub(limit: 64)
+        let stream = hub.subscribe()
+        var largest = 0
+        for id in 1...10_000 {
+            hub.emit(.state(id, "queued"))
+            hub.emit(.progress(id % 7, id))
+            largest = max(largest, hub.backlogs.max() ?? 0)
+        }
+        #expect(largest <= 64)
+        #expect(hub.backlogs.isEmpty, "the listener is let go when it overflows")
+        var events: [Event] = []
+        for await event in stream { events.append(event) }
+        #expect(events.count == 1)
+        guard case .overflowed(let dropped) = events.first else {
+            Issue.record("expected the overflow event, got \(events)")
+            return
+        }
+        #expect(dropped == 65)
+    }
+
+    @Test("a listener that keeps up gets every event, in order")
+    func keepsUp() async {
+        let hub = hub(limit: 16)
+        let stream = hub.subscribe()
+        let reader = Task { await drain(stream, count: 1000) }
+        var sent: [Event] = []
+        for id in 1...1000 {
+            let event = Event.state(id, "downloaded")
+            sent.append(event)
+            hub.emit(event)
+            // Wait for it to be taken before the next: the reader keeps up by construction.
+            while (hub.backlogs.first ?? 0) > 0 { await Task.yield() }
+        }
+        #expect(await reader.value == sent)
+    }
+
+    @Test("a stream let go of is unsubscribed")
+    func dropped() async {
+        let hub = hub(limit: 8)
+        do {
+            let stream = hub.subscribe()
+            hub.emit(.state(1, "x"))
+            #expect(hub.backlogs == [1])
+            _ = stream
+        }
+        #expect(hub.backlogs.isEmpty)
+    }
+}
