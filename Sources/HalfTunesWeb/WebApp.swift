@@ -17,9 +17,17 @@ public struct WebApp: Sendable {
     let control: LocalDownloadControl
     let assets: StaticAssets
     let logger: Logger
+    /// What keeps the server answering when clients misbehave.
+    public let limits: ConnectionLimits
+    let connections: ConnectionCount
 
     /// Creates the app.
-    public init(service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), logger: Logger) throws {
+    public init(
+        service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), limits: ConnectionLimits = .init(),
+        logger: Logger
+    ) throws {
+        self.limits = limits
+        self.connections = ConnectionCount(limit: limits.maximumConnections)
         self.service = service
         self.catalog = catalog
         self.token = token
@@ -42,6 +50,7 @@ public struct WebApp: Sendable {
         let boundPort = PortBox()
         return Application(
             router: makeRouter(host: host, port: boundPort),
+            server: .guardedHTTP1(limits: limits, connections: connections),
             configuration: .init(address: .hostname(host, port: port), serverName: "HalfTunes"),
             onServerRunning: { channel in
                 let actual = channel.localAddress?.port ?? port
@@ -52,8 +61,8 @@ public struct WebApp: Sendable {
             logger: logger)
     }
 
-    func makeRouter(host: String, port: PortBox) -> Router<BasicRequestContext> {
-        let router = Router()
+    func makeRouter(host: String, port: PortBox) -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
         router.add(middleware: LazyGuard(host: host, port: port, token: token))
         router.add(middleware: ErrorMiddleware())
         addPageRoutes(to: router)

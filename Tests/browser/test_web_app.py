@@ -172,3 +172,24 @@ def test_reload_shows_downloads_in_flight(demo, browser):
     expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text("Paused")
     row(page, "Lighthouse Keeper").get_by_role("button", name="Resume").click()
     expect(row(page, "Lighthouse Keeper").get_by_text("In library")).to_be_visible(timeout=15_000)
+
+
+def test_library_follows_changes_without_refetching_the_listing(demo, browser):
+    page = browser.new_page()
+    listings = []
+    page.on("request", lambda request: listings.append(request.url.split("/api/downloads", 1)[1])
+            if re.search(r"/api/downloads(\?|$)", request.url) else None)
+    page.goto(demo.url)
+    search(page, "paper boats")
+    row(page, "Paper Boats").get_by_role("button", name="Download").click()
+    library = page.locator("#library tbody tr")
+    expect(library).to_have_count(1, timeout=15_000)
+    expect(page.locator("#library-summary")).to_have_text("1 track, 1.3 MB")
+    page.get_by_role("button", name="Remove Paper Boats").click()
+    expect(library).to_have_count(0)
+    expect(page.get_by_text("Nothing downloaded yet.")).to_be_visible()
+    assert demo.library_files() == []
+    # One listing at start; after that, only what changed.
+    assert listings[0] == "?limit=200"
+    assert all(query.startswith("?since=") for query in listings[1:]), listings
+    assert len(listings) >= 3, listings

@@ -7,18 +7,28 @@ import ServiceLifecycle
 extension WebApp {
     /// `/api/events`: every download event, live, as Server-Sent Events. Each open tab has its own
     /// stream; streams end when the server shuts down.
-    func addEventRoutes(to router: Router<BasicRequestContext>) {
-        router.on(RouterPath(APIRoute.Pattern.events.path), method: .get) { _, _ -> Response in
+    ///
+    /// A tab that does not keep up holds at most a bounded backlog (progress merged, state changes
+    /// kept); one that falls too far behind gets a `reload` event and its stream ends (the page
+    /// reloads its listing and reconnects). A client that stops reading altogether is
+    /// disconnected once a write has waited ``ConnectionLimits/sendTimeout``.
+    func addEventRoutes(to router: Router<WebContext>) {
+        let sendTimeout = limits.sendTimeout
+        router.on(RouterPath(APIRoute.Pattern.events.path), method: .get) { _, context -> Response in
             let events = try await control.events()
+            let channel = context.channel
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
                 ],
                 body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
+                    let watchdog = SendWatchdog(timeout: sendTimeout) { channel.close(promise: nil) }
+                    defer { watchdog.stop() }
+                    try await watchdog.timing { try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n")) }
                     for await event in events.cancelOnGracefulShutdown() {
-                        try await writer.write(ByteBuffer(string: "data: \(try WireEncoding.line(WireEvent(event)))\n\n"))
+                        let line = "data: \(try WireEncoding.line(WireEvent(event)))\n\n"
+                        try await watchdog.timing { try await writer.write(ByteBuffer(string: line)) }
                     }
                     try await writer.finish(nil)
                 })

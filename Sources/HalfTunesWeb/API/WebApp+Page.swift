@@ -4,7 +4,7 @@ import Hummingbird
 
 extension WebApp {
     /// `/` (the page, with this process's token) and `/static/<name>`.
-    func addPageRoutes(to router: Router<BasicRequestContext>) {
+    func addPageRoutes(to router: Router<WebContext>) {
         router.get("/") { _, _ -> Response in
             guard let page = assets.files["index.html"] else { return Response(status: .notFound) }
             let html = String(decoding: page.data, as: UTF8.self).replacingOccurrences(of: "{{TOKEN}}", with: token)

@@ -5,8 +5,8 @@ import Hummingbird
 extension WebApp {
     /// `/library/<track id>`: a downloaded track's file, with Range support so the player can seek.
     /// The file is found by track id in the library; the request never names a path.
-    func addLibraryFileRoutes(to router: Router<BasicRequestContext>) {
-        let files = FileMiddleware<BasicRequestContext, LocalFileSystem>(
+    func addLibraryFileRoutes(to router: Router<WebContext>) {
+        let files = FileMiddleware<WebContext, LocalFileSystem>(
             service.home.library.path, logger: logger
         )
         .withAdditionalMediaTypes(forFileExtensions: [
@@ -19,7 +19,7 @@ extension WebApp {
     }
 
     private func serveLibraryFile(
-        _ request: Request, _ context: BasicRequestContext, _ files: FileMiddleware<BasicRequestContext, LocalFileSystem>
+        _ request: Request, _ context: WebContext, _ files: FileMiddleware<WebContext, LocalFileSystem>
     ) async throws -> Response {
         let file = URL(fileURLWithPath: try await control.playTarget(try trackID(context)).file ?? "")
         var head = request.head

@@ -7,7 +7,11 @@
 const token = document.querySelector('meta[name="halftunes-token"]').content;
 const tracks = new Map();      // track id → item (catalog data + download state)
 let resultIds = [];            // ids in the current results, in order
-let libraryItems = [];
+let libraryItems = [];          // the library's items loaded so far, most recent first
+let libraryCursor = null;       // the listing's change cursor: `since` asks for what changed after it
+let libraryNext = null;         // where the next page of the library starts, if there is one
+let libraryTotals = { count: 0, bytes: 0 };
+const pageSize = 200;
 let searched = false;           // whether the table shows a search (else the downloads in flight)
 
 const $ = (selector) => document.querySelector(selector);
@@ -147,9 +151,12 @@ function renderLibrary() {
     element("td", {}, item.name), element("td", {}, item.artist), element("td", {}, item.album || "—"),
     element("td", {}, element("div", { class: "actions" },
       button("Play", item, () => play(item)),
-      button("Remove", item, () => act("DELETE", `/api/library/${item.id}`, item.id).then(refreshLibrary)))))));
+      button("Remove", item, () => act("DELETE", `/api/library/${item.id}`, item.id)))))));
   $("#library").hidden = libraryItems.length === 0;
   $("#library-status").hidden = libraryItems.length !== 0;
+  const { count, bytes: size } = libraryTotals;
+  $("#library-summary").textContent = count ? `${count === 1 ? "1 track" : `${count} tracks`}, ${bytes(size)}` : "";
+  $("#library-more").hidden = !libraryNext;
 }
 
 function merge(update) {
@@ -159,10 +166,19 @@ function merge(update) {
   return item;
 }
 
+function takeTotals(listing) {
+  if (listing.libraryCount != null) libraryTotals = { count: listing.libraryCount, bytes: listing.libraryBytes || 0 };
+  if (listing.cursor != null) libraryCursor = listing.cursor;
+}
+
+// The listing, once at start (and after a reconnect or a `reload` event): downloads in flight
+// and the first page of the library. After that, events and `since` keep it current.
 async function refreshLibrary() {
   try {
-    const listing = await api("GET", "/api/downloads");
+    const listing = await api("GET", `/api/downloads?limit=${pageSize}`);
     libraryItems = listing.library;
+    libraryNext = listing.next || null;
+    takeTotals(listing);
     for (const item of [...listing.downloads, ...listing.library]) if (tracks.has(item.id)) merge(item);
     // Before any search (a reload, a new tab), the downloads in flight fill the table, live.
     if (!searched && listing.downloads.length) {
@@ -172,6 +188,45 @@ async function refreshLibrary() {
       $("#results-status").textContent = `${count} in progress.`;
       renderResults();
     }
+    renderLibrary();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// Only what changed in the library since the last listing; one request at a time, and one more
+// if changes came while it ran.
+let fetchingChanges = null;
+let changesAgain = false;
+async function refreshChanges() {
+  if (libraryCursor == null) return refreshLibrary();
+  if (fetchingChanges) { changesAgain = true; return fetchingChanges; }
+  fetchingChanges = (async () => {
+    do {
+      changesAgain = false;
+      try {
+        const changes = await api("GET", `/api/downloads?since=${encodeURIComponent(libraryCursor)}`);
+        const gone = new Set([...(changes.removed || []), ...changes.library.map((item) => item.id)]);
+        libraryItems = [...changes.library, ...libraryItems.filter((item) => !gone.has(item.id))];
+        takeTotals(changes);
+        for (const item of changes.library) if (tracks.has(item.id)) merge(item);
+        renderLibrary();
+      } catch (error) {
+        showError(error.message);
+      }
+    } while (changesAgain);
+    fetchingChanges = null;
+  })();
+  return fetchingChanges;
+}
+
+async function moreLibrary() {
+  if (!libraryNext) return;
+  try {
+    const listing = await api("GET", `/api/downloads?limit=${pageSize}&after=${encodeURIComponent(libraryNext)}`);
+    const known = new Set(libraryItems.map((item) => item.id));
+    libraryItems = [...libraryItems, ...listing.library.filter((item) => !known.has(item.id))];
+    libraryNext = listing.next || null;
     renderLibrary();
   } catch (error) {
     showError(error.message);
@@ -206,6 +261,9 @@ function connectEvents() {
   const events = new EventSource("/api/events");
   events.onmessage = (message) => {
     const event = JSON.parse(message.data);
+    // This tab fell behind and lost events: the server ends the stream (EventSource reconnects,
+    // and the listing is read again then).
+    if (event.event === "reload") return;
     const item = tracks.get(event.id);
     if (event.event === "progress") {
       if (item) {
@@ -220,7 +278,7 @@ function connectEvents() {
       if (event.state === "notDownloaded") Object.assign(update, { receivedBytes: 0, expectedBytes: null });
       merge(update);
     }
-    if (event.state === "downloaded" || event.state === "notDownloaded") refreshLibrary();
+    if (event.state === "downloaded" || event.state === "notDownloaded") refreshChanges();
     if (event.state === "failed" && event.reason) showError(`Download failed: ${event.reason}`);
   };
   events.onopen = () => refreshLibrary();
@@ -232,5 +290,6 @@ $("#search-form").addEventListener("submit", (event) => {
   if (term) search(term);
 });
 
+$("#library-more").addEventListener("click", moreLibrary);
+
 connectEvents();
-refreshLibrary();

@@ -1,0 +1,113 @@
+import NIOCore
+import NIOHTTP1
+
+/// Connection hygiene the server library leaves to us, between NIO's HTTP/1 codec and
+/// Hummingbird (which sees requests as swift-http-types, without a version).
+///
+/// - **HTTP/1.0.** Hummingbird keeps a connection open unless the request says
+///   `Connection: close`, so an HTTP/1.0 client that did not ask for keep-alive (ApacheBench, old
+///   proxies) got its answer and then waited forever for the close that ends it. Here such a
+///   request is marked `Connection: close`, so the server closes after answering; the answer goes
+///   out as HTTP/1.0 (never chunked, which a 1.0 client cannot read) with `Connection: close`; a
+///   1.0 request that asks for keep-alive gets `Connection: keep-alive` back when its answer has a
+///   length, and a close after it when it has none.
+/// - **Too many connections.** Past ``ConnectionLimits/maximumConnections`` the connection's
+///   request is answered 503 with `Retry-After` and the connection closed, rather than left to stall.
+/// - **Headers too large.** 431, not the library's generic 400.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let connections: ConnectionCount
+    private var counted = false
+    private var refused = false
+    /// The requests waiting for their answer's head: version and keep-alive wish.
+    private var waiting: [(version: HTTPVersion, keepAlive: Bool)] = []
+    /// Close once the answer being written ends (an HTTP/1.0 keep-alive answer with no length).
+    private var closeAfterAnswer = false
+
+    init(connections: ConnectionCount) { self.connections = connections }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        counted = true
+        refused = !connections.opened()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if counted { connections.closed() }
+        counted = false
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if refused {
+            if case .head(let head) = part {
+                refuse(
+                    context, version: head.version, status: .serviceUnavailable,
+                    message: "too many connections (\(connections.limit)); try again", extra: [("Retry-After", "1")])
+            }
+            return
+        }
+        guard case .head(var head) = part else { return context.fireChannelRead(data) }
+        let keepAlive = head.isKeepAlive
+        waiting.append((head.version, keepAlive))
+        if head.version.major == 1 && head.version.minor == 0 && !keepAlive {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status.code >= 200:
+            guard !waiting.isEmpty else { return context.write(data, promise: promise) }
+            let request = waiting.removeFirst()
+            guard request.version.major == 1 && request.version.minor == 0 else { return context.write(data, promise: promise) }
+            head.version = .http1_0
+            let hasLength = head.headers.contains(name: "content-length")
+            let keepAlive = request.keepAlive && hasLength
+            head.headers.replaceOrAdd(name: "connection", value: keepAlive ? "keep-alive" : "close")
+            closeAfterAnswer = request.keepAlive && !hasLength
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closeAfterAnswer:
+            closeAfterAnswer = false
+            let written = context.eventLoop.makePromise(of: Void.self)
+            if let promise { written.futureResult.cascade(to: promise) }
+            context.writeAndFlush(data, promise: written)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError, error == .headerOverflow {
+            return refuse(
+                context, version: .http1_1, status: .requestHeaderFieldsTooLarge,
+                message: "the request's headers are too large", extra: [])
+        }
+        context.fireErrorCaught(error)
+    }
+
+    /// Answers with `status` and a one-line JSON error, then closes the connection.
+    private func refuse(
+        _ context: ChannelHandlerContext, version: HTTPVersion, status: HTTPResponseStatus, message: String,
+        extra: [(String, String)]
+    ) {
+        refused = true
+        let code = status == .serviceUnavailable ? "rateLimited" : "badInput"
+        var body = context.channel.allocator.buffer(capacity: 128)
+        body.writeString(#"{"code":"\#(code)","message":"\#(message)","v":1}"#)
+        var headers = HTTPHeaders(extra)
+        headers.add(name: "content-type", value: "application/json; charset=utf-8")
+        headers.add(name: "content-length", value: String(body.readableBytes))
+        headers.add(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

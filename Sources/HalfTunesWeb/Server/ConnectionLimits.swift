@@ -1,0 +1,42 @@
+import NIOCore
+import Synchronization
+
+/// The limits that keep the server answering when clients misbehave.
+public struct ConnectionLimits: Sendable {
+    /// Connections open at once; past it, a new connection's request is answered 503 and closed.
+    public var maximumConnections: Int
+    /// How long a kept-alive connection may sit with no request before it is closed.
+    public var idleTimeout: Duration
+    /// How long one write to a client may wait for it to read (an event stream to a client that
+    /// stopped reading is closed after this).
+    public var sendTimeout: Duration
+    /// The most bytes of request line and headers; past it, the answer is 431.
+    public var maximumHeaderBytes: Int
+
+    /// Limits; the defaults suit a local app with a few tabs and scripts.
+    public init(
+        maximumConnections: Int = 1024, idleTimeout: Duration = .seconds(60), sendTimeout: Duration = .seconds(15),
+        maximumHeaderBytes: Int = 16 * 1024
+    ) {
+        self.maximumConnections = maximumConnections
+        self.idleTimeout = idleTimeout
+        self.sendTimeout = sendTimeout
+        self.maximumHeaderBytes = maximumHeaderBytes
+    }
+}
+
+/// The number of open connections, shared by every connection's ``ConnectionGuard``.
+final class ConnectionCount: Sendable {
+    let limit: Int
+    private let open = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts a new connection; `false` when it is over the limit.
+    func opened() -> Bool { open.wrappingAdd(1, ordering: .relaxed).newValue <= limit }
+
+    func closed() { open.wrappingSubtract(1, ordering: .relaxed) }
+
+    /// Connections open now.
+    var current: Int { open.load(ordering: .relaxed) }
+}
