@@ -53,3 +53,51 @@ struct WireAndListingTests {
                 """)
     }
 }
+
+@Suite("Wire writer (pure)")
+struct WireWriterTests {
+    /// Strings with everything JSON escapes, and what it does not.
+    static let hostile = [
+        "plain", "", "quote \" and backslash \\ and slash /", "tab\tnew\nline\rcr", "\u{0}\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+        "Ünïcode 歌 🎵 \u{2028}\u{2029} \u{202E}rtl", "emoji 👩‍👩‍👧 family", String(repeating: "long ", count: 200),
+    ]
+
+    private func documents() -> [DownloadDocument] {
+        var documents: [DownloadDocument] = []
+        for (index, text) in Self.hostile.enumerated() {
+            let track = Track(
+                id: index + 1, name: text, artist: "Artist \(text)", album: index % 2 == 0 ? text : nil,
+                artworkURL: index % 3 == 0 ? URL(string: "http://127.0.0.1:8080/artwork/\(index)/100x100bb.jpg?a=b&c=%20") : nil,
+                durationMs: index % 2 == 1 ? index * 1000 : nil, previewURL: URL(string: "https://audio.example/p/\(index).m4a"))
+            for state in DownloadState.allCases {
+                var document = DownloadDocument(track, status: nil)
+                document.state = state
+                document.receivedBytes = Int64(index) * 1_000_003
+                document.expectedBytes = index % 2 == 0 ? Int64.max : nil
+                document.reason = state == .failed ? text : nil
+                document.file = state == .downloaded ? "/music/\(text).wav" : nil
+                documents.append(document)
+            }
+        }
+        return documents
+    }
+
+    @Test("listings, search results and documents are the same bytes as JSONEncoder's")
+    func sameBytes() throws {
+        let documents = documents()
+        for document in documents {
+            #expect(try WireEncoding.data(document) == WireEncoding.encoderData(document))
+        }
+        let listings = [
+            Listing(downloads: [], library: []),
+            Listing(
+                downloads: Array(documents.prefix(5)), library: documents, libraryCount: 12, libraryBytes: 1 << 40, next: "17",
+                cursor: "99", removed: [3, 1, 2]),
+        ]
+        for listing in listings {
+            #expect(try WireEncoding.data(listing) == WireEncoding.encoderData(listing))
+        }
+        let results = SearchResults(results: documents)
+        #expect(try WireEncoding.data(results) == WireEncoding.encoderData(results))
+    }
+}

@@ -128,15 +128,8 @@ public actor DownloadService {
     nonisolated func libraryListing(_ query: ListingQuery) throws -> Listing {
         let (limit, after, since) = try query.checked()
         let page = try library.page(limit: limit, after: after, since: since)
-        let documents = page.items.map { item in
-            DownloadDocument(
-                item.track,
-                status: DownloadStatus(
-                    track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize,
-                    failure: nil, file: library.url(of: item)))
-        }
         return Listing(
-            downloads: [], library: documents, libraryCount: page.count, libraryBytes: page.bytes,
+            downloads: [], library: page.documents, libraryCount: page.count, libraryBytes: page.bytes,
             next: page.next.map(String.init),
             cursor: String(page.cursor), removed: page.removed)
     }

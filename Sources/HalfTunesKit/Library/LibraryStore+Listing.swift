@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ITunesSearch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,8 @@ struct LibraryPage: Sendable {
     var cursor: Int64
     /// Tracks removed since `since` (a changes-only page).
     var removed: [Int]?
+    /// The items as wire documents, made once per page read (a cached page is sent many times).
+    var documents: [DownloadDocument] = []
 }
 
 /// What a folder looks like from outside: when it last changed. Adding, removing or renaming an
@@ -47,6 +50,41 @@ struct FolderStamp: Sendable, Hashable {
     }
 }
 
+/// A page's place in the library.
+struct PageKey: Hashable, Sendable {
+    var limit: Int?
+    var after: Int64?
+}
+
+/// The pages read since the library last changed, a few dozen at most.
+final class PageCache: Sendable {
+    private let state = Mutex<(generation: Int, pages: [PageKey: LibraryPage])>((0, [:]))
+
+    /// The library's change count, as this process knows it.
+    func generation() -> Int { state.withLock { $0.generation } }
+
+    func page(_ key: PageKey, generation: Int) -> LibraryPage? {
+        state.withLock { $0.generation == generation ? $0.pages[key] : nil }
+    }
+
+    /// Keeps a page read at `generation`, unless the library changed meanwhile.
+    func keep(_ page: LibraryPage, for key: PageKey, generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.pages.count >= 64 { state.pages = [:] }
+            state.pages[key] = page
+        }
+    }
+
+    /// Forgets every page: the library changed.
+    func invalidate() {
+        state.withLock { state in
+            state.generation += 1
+            state.pages = [:]
+        }
+    }
+}
+
 extension LibraryStore {
     /// The library, most recent first: a page of `limit` items starting after change number
     /// `after`, or every change since `since` (then with the ids removed since).
@@ -55,7 +93,18 @@ extension LibraryStore {
     /// the index's triggers keep, the page from the `seq` index.
     func page(limit: Int? = nil, after: Int64? = nil, since: Int64? = nil) throws -> LibraryPage {
         try reconcile()
-        return try database.read { db in
+        guard since == nil else { return try readPage(limit: limit, after: after, since: since) }
+        // Pages are kept until the library changes: a library nobody changes is read once.
+        let key = PageKey(limit: limit, after: after)
+        let generation = pages.generation()
+        if let page = pages.page(key, generation: generation) { return page }
+        let page = try readPage(limit: limit, after: after, since: nil)
+        pages.keep(page, for: key, generation: generation)
+        return page
+    }
+
+    private func readPage(limit: Int?, after: Int64?, since: Int64?) throws -> LibraryPage {
+        try database.read { db in
             let totals = try Totals.fetchOne(
                 db,
                 sql: "SELECT trackCount, totalBytes, lastSeq FROM librarySummary")
@@ -76,10 +125,14 @@ extension LibraryStore {
                 rows.removeLast(rows.count - limit)
                 page.next = rows.last?.seq
             }
-            let decoder = JSONDecoder()
-            page.items = rows.compactMap { row in
-                guard let track = try? decoder.decode(Track.self, from: Data(row.trackJSON.utf8)) else { return nil }
-                return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
+            page.items = rows.compactMap(Self.item)
+            let folderPath = folder.path + "/"
+            page.documents = page.items.map { item in
+                var document = DownloadDocument(item.track, status: nil)
+                document.state = .downloaded
+                (document.receivedBytes, document.expectedBytes) = (item.fileSize, item.fileSize)
+                document.file = folderPath + (item.fileName as NSString).lastPathComponent
+                return document
             }
             return page
         }

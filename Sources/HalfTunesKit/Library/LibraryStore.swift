@@ -32,7 +32,12 @@ final class LibraryStore: Sendable {
     let statements = StatementCounter()
     /// The folder's stamp when the index was last reconciled with it.
     let reconciledStamp = Mutex<FolderStamp?>(nil)
+    /// Pages read since the last change. This process is the library's only writer while it owns
+    /// the session (another process's commands go through it), so its own writes are all changes.
+    let pages = PageCache()
 
+    /// A row of the index. The track is kept whole as JSON and, since v2, field by field too, so
+    /// a listing of thousands reads columns instead of decoding JSON.
     struct Row: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "libraryTrack"
         var id: Int
@@ -41,6 +46,38 @@ final class LibraryStore: Sendable {
         var addedAt: Date
         var seq: Int64
         var fileSize: Int64?
+        var name: String?
+        var artist: String?
+        var album: String?
+        var artworkURL: String?
+        var durationMs: Int?
+        var previewURL: String?
+        var genre: String?
+        var releaseDate: Date?
+        var explicitness: String?
+
+        init(track: Track, trackJSON: String, fileName: String, addedAt: Date, seq: Int64, fileSize: Int64?) {
+            (id, self.trackJSON, self.fileName, self.addedAt, self.seq, self.fileSize) = (
+                track.id, trackJSON, fileName, addedAt, seq, fileSize
+            )
+            (name, artist, album, durationMs, genre, releaseDate) = (
+                track.name, track.artist, track.album, track.durationMs, track.genre, track.releaseDate
+            )
+            (artworkURL, previewURL, explicitness) = (
+                track.artworkURL?.absoluteString, track.previewURL?.absoluteString, track.explicitness?.rawValue
+            )
+        }
+
+        /// The track: from its columns, or from its JSON for a row written before them.
+        var track: Track? {
+            guard let name, let artist else {
+                return try? JSONDecoder().decode(Track.self, from: Data(trackJSON.utf8))
+            }
+            return Track(
+                id: id, name: name, artist: artist, album: album, artworkURL: artworkURL.flatMap(URL.init(string:)),
+                durationMs: durationMs, previewURL: previewURL.flatMap(URL.init(string:)), genre: genre,
+                releaseDate: releaseDate, explicitness: explicitness.flatMap(Explicitness.init(rawValue:)))
+        }
     }
 
     struct Removal: Codable, FetchableRecord, PersistableRecord {
@@ -76,11 +113,18 @@ final class LibraryStore: Sendable {
             try db.alter(table: "libraryTrack") { t in
                 t.add(column: "seq", .integer).notNull().defaults(to: 0)
                 t.add(column: "fileSize", .integer)
+                for name in ["name", "artist", "album", "artworkURL", "genre", "explicitness", "previewURL"] {
+                    t.add(column: name, .text)
+                }
+                t.add(column: "durationMs", .integer)
+                t.add(column: "releaseDate", .datetime)
             }
             let rows = try Row.order(Column("addedAt"), Column("id")).fetchAll(db)
-            for (index, var row) in rows.enumerated() {
-                row.seq = Int64(index + 1)
-                row.fileSize = FolderStamp.size(of: folder.appendingPathComponent(row.fileName))
+            for (index, old) in rows.enumerated() {
+                guard let track = old.track else { continue }
+                let row = Row(
+                    track: track, trackJSON: old.trackJSON, fileName: old.fileName, addedAt: old.addedAt, seq: Int64(index + 1),
+                    fileSize: FolderStamp.size(of: folder.appendingPathComponent(old.fileName)))
                 try row.update(db)
             }
             try db.create(index: "libraryTrack_seq", on: "libraryTrack", columns: ["seq"], unique: true)
@@ -133,10 +177,11 @@ final class LibraryStore: Sendable {
         let size = FolderStamp.size(of: folder.appendingPathComponent(fileName))
         try database.write { db in
             let row = Row(
-                id: track.id, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size)
+                track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size)
             try Removal.deleteOne(db, key: track.id)
             try row.save(db)
         }
+        pages.invalidate()
         return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0)
     }
 
@@ -157,6 +202,7 @@ final class LibraryStore: Sendable {
                 try Removal(id: id, seq: try Self.nextSeq(db)).save(db)
             }
         }
+        pages.invalidate()
     }
 
     /// The next change number: the counter only goes up, whatever is removed.
@@ -165,11 +211,10 @@ final class LibraryStore: Sendable {
     }
 
     static func item(_ row: Row) -> LibraryItem? {
-        guard let track = try? JSONDecoder().decode(Track.self, from: Data(row.trackJSON.utf8)) else { return nil }
+        guard let track = row.track else { return nil }
         return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
     }
 }
-
 /// Counts the SQL statements a store runs.
 final class StatementCounter: Sendable {
     let count = Atomic<Int>(0)

@@ -85,8 +85,21 @@ public enum WireEncoding {
         String(decoding: try data(value), as: UTF8.self)
     }
 
-    /// Encodes a document.
+    /// Encodes a document. Listings, search results and download documents, which come in
+    /// hundreds, are written by ``WireWriter`` (the same bytes, much faster).
     public static func data(_ value: some Encodable) throws -> Data {
+        var writer = WireWriter()
+        switch value {
+        case let listing as Listing: writer.write(listing)
+        case let results as SearchResults: writer.write(results)
+        case let document as DownloadDocument: writer.write(document)
+        default: return try encoderData(value)
+        }
+        return Data(writer.bytes)
+    }
+
+    /// Encodes a document with `JSONEncoder`: the reference ``WireWriter`` is held to.
+    static func encoderData(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
