@@ -91,10 +91,13 @@ struct PromiseTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        // An HTTP date 9 s ahead, in whole seconds: the engine, reading it at some moment after
-        // `madeAt`, must wait what is left of it: between 8 s minus the time since, and 9 s.
+        // An HTTP date 120 s ahead, in whole seconds: the engine, reading it at some moment after
+        // `madeAt`, must wait what is left of it: between 119 s minus the time since, and 120 s.
+        // (Far enough ahead that a loaded machine cannot use it up before the engine reads it:
+        // with 9 s, a slow run let it expire, the engine rightly retried at once, and the test
+        // waited forever for a sleeper.)
         let madeAt = Date()
-        let date = formatter.string(from: madeAt.addingTimeInterval(9))
+        let date = formatter.string(from: madeAt.addingTimeInterval(120))
         let server = ScriptedServer(
             size: 10_000, script: [.unavailable(retryAfter: "7"), .unavailable(retryAfter: date)])
         let clock = ManualClock()
@@ -105,8 +108,8 @@ struct PromiseTests {
             await clock.waitForSleepers(1)
             let wait = try #require(clock.sleeperDeadlines.first) - .seconds(7)
             let since = Duration.milliseconds(Int64(Date().timeIntervalSince(madeAt) * 1000) + 2)
-            #expect(wait >= .seconds(8) - since && wait <= .seconds(9), "\(wait), \(since) after the date was made")
-            clock.advance(by: .seconds(9))
+            #expect(wait >= .seconds(119) - since && wait <= .seconds(120), "\(wait), \(since) after the date was made")
+            clock.advance(by: .seconds(120))
         }
         #expect(done.state == .completed)
         #expect(server.log.all.map(\.status) == [503, 503, 200])
