@@ -60,42 +60,36 @@ public final class RawConnection: @unchecked Sendable {
     /// Reads until the server closes the connection, `limit` bytes have come, or nothing comes
     /// for the timeout.
     public func readToEnd(limit: Int = 64 << 20) async -> (data: Data, end: End) {
-        await offPool { self.blockingReadToEnd(limit: limit) }
+        let (data, end) = await read { data, _ in data.count >= limit }
+        return (data, end ?? .timedOut)
     }
 
     /// Reads until `marker` has come (returning everything read), or the connection ends first.
     public func read(until marker: String) async -> (data: Data, end: End?) {
-        await offPool { self.blockingRead(until: marker) }
-    }
-
-    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
-        }
-    }
-
-    private func blockingReadToEnd(limit: Int) -> (data: Data, end: End) {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while data.count < limit {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count == 0 { return (data, .closed) }
-            if count < 0 { return (data, errno == EINTR ? .timedOut : (errno == EAGAIN ? .timedOut : .closed)) }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return (data, .timedOut)
-    }
-
-    private func blockingRead(until marker: String) -> (data: Data, end: End?) {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         let needle = Data(marker.utf8)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count == 0 { return (data, .closed) }
-            if count < 0 { return (data, .timedOut) }
-            data.append(contentsOf: buffer[0..<count])
-            if data.range(of: needle, in: max(0, data.count - count - needle.count)..<data.count) != nil { return (data, nil) }
+        return await read { data, latest in
+            data.range(of: needle, in: max(0, data.count - latest - needle.count)..<data.count) != nil
+        }
+    }
+
+    /// Reads, on a thread of its own, until `done` (given all that came and the size of the latest
+    /// piece) says so (`end` is then `nil`), or the connection closes, or the timeout passes.
+    private func read(until done: @escaping @Sendable (Data, Int) -> Bool) async -> (data: Data, end: End?) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [socket] in
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = recv(socket, &buffer, buffer.count, 0)
+                    if count == 0 { return continuation.resume(returning: (data, .closed)) }
+                    if count < 0 {
+                        let end: End = errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .closed  // a reset is a close
+                        return continuation.resume(returning: (data, end))
+                    }
+                    data.append(contentsOf: buffer[0..<count])
+                    if done(data, count) { return continuation.resume(returning: (data, nil)) }
+                }
+            }
         }
     }
 }

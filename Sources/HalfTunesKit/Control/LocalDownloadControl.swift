@@ -163,11 +163,7 @@ public actor LocalDownloadControl: DownloadControl {
     private func statuses(of trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
         if let service { return try await service.statuses(trackIDs: trackIDs) }
         let library = try openLibrary()
-        return try library.items(ids: trackIDs).mapValues { item in
-            DownloadStatus(
-                track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
-                file: library.url(of: item))
-        }
+        return try library.items(ids: trackIDs).mapValues(library.status(of:))
     }
 
     /// A track's status: the whole of it from an open service, else from the library alone
@@ -183,11 +179,8 @@ public actor LocalDownloadControl: DownloadControl {
             let status = try await service.status(trackID: trackID)
             return status?.state == .downloaded ? status : nil
         }
-        guard let item = try openLibrary().item(id: trackID) else { return nil }
-        let file = try openLibrary().url(of: item)
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
-        return DownloadStatus(
-            track: item.track, state: .downloaded, receivedBytes: size, expectedBytes: size, failure: nil, file: file)
+        let library = try openLibrary()
+        return try library.item(id: trackID).map(library.status(of:))
     }
 
     private func document(_ trackID: Int) async throws -> DownloadDocument {

@@ -136,18 +136,9 @@ public actor DownloadService {
 
     /// The statuses of some tracks (a search's results): one read of the library's index.
     public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
-        var statuses: [Int: DownloadStatus] = [:]
-        for (id, item) in try library.items(ids: trackIDs) {
-            statuses[id] = DownloadStatus(
-                track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
-                file: library.url(of: item))
-        }
+        var statuses = try library.items(ids: trackIDs).mapValues(library.status(of:))
         for id in trackIDs where statuses[id] == nil {
-            if let transferID = transfersByTrack[id], let transfer = await session.transfer(transferID),
-                let track = tracksByTransfer[transferID], transfer.state != .completed
-            {
-                statuses[id] = Self.status(track, transfer)
-            }
+            statuses[id] = await inFlightStatus(trackID: id)
         }
         return statuses
     }
@@ -169,12 +160,12 @@ public actor DownloadService {
 
     /// A track's status: downloaded, in flight, or `nil` when neither.
     public func status(trackID: Int) async throws -> DownloadStatus? {
-        if let item = try library.item(id: trackID) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: library.url(of: item).path)[.size] as? Int64) ?? nil
-            return DownloadStatus(
-                track: item.track, state: .downloaded, receivedBytes: size ?? 0, expectedBytes: size, failure: nil,
-                file: library.url(of: item))
-        }
+        if let item = try library.item(id: trackID) { return library.status(of: item) }
+        return await inFlightStatus(trackID: trackID)
+    }
+
+    /// A track's status while its download is in flight, or `nil` when it is not.
+    private func inFlightStatus(trackID: Int) async -> DownloadStatus? {
         guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
             let track = tracksByTransfer[id], transfer.state != .completed
         else { return nil }

@@ -153,14 +153,23 @@ final class LibraryStore: Sendable {
         return migrator
     }
 
-    /// The item for a track, if its file is present. A row whose file is gone is removed.
+    /// The item for a track, if its file is present, with the file's size as it is now. A row
+    /// whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {
-        guard let item = try database.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
-        guard FileManager.default.fileExists(atPath: url(of: item).path) else {
+        guard var item = try database.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
+        guard let size = FolderStamp.size(of: url(of: item)) else {
             try forget([id])
             return nil
         }
+        item.fileSize = size
         return item
+    }
+
+    /// A library item's status: downloaded, its file and size.
+    func status(of item: LibraryItem) -> DownloadStatus {
+        DownloadStatus(
+            track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
+            file: url(of: item))
     }
 
     /// The items of some tracks, in one read, trusting the index (a search's results).
@@ -215,6 +224,7 @@ final class LibraryStore: Sendable {
         return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
     }
 }
+
 /// Counts the SQL statements a store runs.
 final class StatementCounter: Sendable {
     let count = Atomic<Int>(0)

@@ -14,32 +14,19 @@ struct WireWriter {
     mutating func write(_ listing: Listing) {
         var first = true
         bytes.append(UInt8(ascii: "{"))
-        if let cursor = listing.cursor {
-            key("cursor", &first)
-            string(cursor)
-        }
+        field("cursor", listing.cursor, &first)
         key("downloads", &first)
         array(listing.downloads) { $0.write($1) }
         key("library", &first)
         array(listing.library) { $0.write($1) }
-        if let bytes = listing.libraryBytes {
-            key("libraryBytes", &first)
-            integer(bytes)
-        }
-        if let count = listing.libraryCount {
-            key("libraryCount", &first)
-            integer(Int64(count))
-        }
-        if let next = listing.next {
-            key("next", &first)
-            string(next)
-        }
+        field("libraryBytes", listing.libraryBytes, &first)
+        field("libraryCount", listing.libraryCount.map(Int64.init), &first)
+        field("next", listing.next, &first)
         if let removed = listing.removed {
             key("removed", &first)
             array(removed) { $0.integer(Int64($1)) }
         }
-        key("v", &first)
-        integer(Int64(listing.v))
+        field("v", Int64(listing.v), &first)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -48,57 +35,43 @@ struct WireWriter {
         bytes.append(UInt8(ascii: "{"))
         key("results", &first)
         array(results.results) { $0.write($1) }
-        key("v", &first)
-        integer(Int64(results.v))
+        field("v", Int64(results.v), &first)
         bytes.append(UInt8(ascii: "}"))
     }
 
     mutating func write(_ document: DownloadDocument) {
         var first = true
         bytes.append(UInt8(ascii: "{"))
-        if let album = document.album {
-            key("album", &first)
-            string(album)
-        }
-        key("artist", &first)
-        string(document.artist)
-        if let url = document.artworkURL {
-            key("artworkURL", &first)
-            string(url.absoluteString)
-        }
+        field("album", document.album, &first)
+        field("artist", document.artist, &first)
+        field("artworkURL", document.artworkURL?.absoluteString, &first)
         key("downloadable", &first)
-        boolean(document.downloadable)
-        if let duration = document.durationMs {
-            key("durationMs", &first)
-            integer(Int64(duration))
-        }
-        if let expected = document.expectedBytes {
-            key("expectedBytes", &first)
-            integer(expected)
-        }
-        if let file = document.file {
-            key("file", &first)
-            string(file)
-        }
-        key("id", &first)
-        integer(Int64(document.id))
-        key("name", &first)
-        string(document.name)
-        if let url = document.previewURL {
-            key("previewURL", &first)
-            string(url.absoluteString)
-        }
-        if let reason = document.reason {
-            key("reason", &first)
-            string(reason)
-        }
-        key("receivedBytes", &first)
-        integer(document.receivedBytes)
-        key("state", &first)
-        string(document.state.rawValue)
-        key("v", &first)
-        integer(Int64(document.v))
+        bytes.append(contentsOf: (document.downloadable ? "true" : "false").utf8)
+        field("durationMs", document.durationMs.map(Int64.init), &first)
+        field("expectedBytes", document.expectedBytes, &first)
+        field("file", document.file, &first)
+        field("id", Int64(document.id), &first)
+        field("name", document.name, &first)
+        field("previewURL", document.previewURL?.absoluteString, &first)
+        field("reason", document.reason, &first)
+        field("receivedBytes", document.receivedBytes, &first)
+        field("state", document.state.rawValue, &first)
+        field("v", Int64(document.v), &first)
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A string member of an object, left out when absent.
+    mutating func field(_ name: StaticString, _ value: String?, _ first: inout Bool) {
+        guard let value else { return }
+        key(name, &first)
+        string(value)
+    }
+
+    /// A number member of an object, left out when absent.
+    mutating func field(_ name: StaticString, _ value: Int64?, _ first: inout Bool) {
+        guard let value else { return }
+        key(name, &first)
+        integer(value)
     }
 
     // MARK: - Values
@@ -114,29 +87,28 @@ struct WireWriter {
 
     mutating func integer(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
 
-    mutating func boolean(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-
     /// A JSON string: quotes, backslashes and control characters escaped the way JSONEncoder does.
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
+            case 0x08: escape(UInt8(ascii: "b"))
+            case 0x0C: escape(UInt8(ascii: "f"))
+            case 0x0A: escape(UInt8(ascii: "n"))
+            case 0x0D: escape(UInt8(ascii: "r"))
+            case 0x09: escape(UInt8(ascii: "t"))
             case 0x00..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(contentsOf: "\\u00".utf8)
                 bytes.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private mutating func escape(_ letter: UInt8) { bytes.append(contentsOf: [UInt8(ascii: "\\"), letter]) }
 
     /// A key of an object, after a comma unless it is the first.
     mutating func key(_ name: StaticString, _ first: inout Bool) {

@@ -1,3 +1,5 @@
+import Foundation
+import HalfTunesKit
 import NIOCore
 import NIOHTTP1
 
@@ -46,7 +48,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if case .head(let head) = part {
                 refuse(
                     context, version: head.version, status: .serviceUnavailable,
-                    message: "too many connections (\(connections.limit)); try again", extra: [("Retry-After", "1")])
+                    DownloadError(.rateLimited, "too many connections (\(connections.limit)); try again"),
+                    extra: [("Retry-After", "1")])
             }
             return
         }
@@ -87,20 +90,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let error = error as? HTTPParserError, error == .headerOverflow {
             return refuse(
                 context, version: .http1_1, status: .requestHeaderFieldsTooLarge,
-                message: "the request's headers are too large", extra: [])
+                DownloadError(.badInput, "the request's headers are too large"), extra: [])
         }
         context.fireErrorCaught(error)
     }
 
-    /// Answers with `status` and a one-line JSON error, then closes the connection.
+    /// Answers with `status` and the error's document, then closes the connection.
     private func refuse(
-        _ context: ChannelHandlerContext, version: HTTPVersion, status: HTTPResponseStatus, message: String,
+        _ context: ChannelHandlerContext, version: HTTPVersion, status: HTTPResponseStatus, _ error: DownloadError,
         extra: [(String, String)]
     ) {
         refused = true
-        let code = status == .serviceUnavailable ? "rateLimited" : "badInput"
-        var body = context.channel.allocator.buffer(capacity: 128)
-        body.writeString(#"{"code":"\#(code)","message":"\#(message)","v":1}"#)
+        let body = ByteBuffer(bytes: (try? WireEncoding.data(ErrorDocument(error))) ?? Data())
         var headers = HTTPHeaders(extra)
         headers.add(name: "content-type", value: "application/json; charset=utf-8")
         headers.add(name: "content-length", value: String(body.readableBytes))

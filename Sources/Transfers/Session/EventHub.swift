@@ -35,29 +35,26 @@ public final class EventHub<Event: Sendable>: Sendable {
         }
     }
 
-    private let bound: Bound?
-    private let streams = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
-    private let bounded = Mutex<[UUID: BoundedSubscriber<Event>]>([:])
+    private let bound: Bound
+    private let subscribers = Mutex<[UUID: HubSubscriber<Event>]>([:])
 
     /// A hub with no subscribers; `bound` limits each subscriber's backlog (`nil`: unbounded).
     public init(bound: Bound? = nil) {
-        self.bound = bound
+        self.bound =
+            bound
+            ?? Bound(
+                limit: .max, subject: { _ in nil }, isReplaceable: { _ in false },
+                overflow: { _ in preconditionFailure("an unbounded subscriber never falls behind") })
     }
 
     /// A new stream of the values emitted from now on; it ends at ``finish()`` (or, for a bounded
     /// hub, after the overflow event of a subscriber that fell behind).
     public func subscribe() -> AsyncStream<Event> {
         let key = UUID()
-        guard let bound else {
-            let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
-            continuation.onTermination = { [weak self] _ in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
-            streams.withLock { $0[key] = continuation }
-            return stream
-        }
-        let subscriber = BoundedSubscriber<Event>(bound: bound)
-        bounded.withLock { $0[key] = subscriber }
+        let subscriber = HubSubscriber<Event>(bound: bound)
+        subscribers.withLock { $0[key] = subscriber }
         // The stream holds a token; when the stream is dropped, the subscription goes with it.
-        let token = SubscriptionToken { [weak self] in _ = self?.bounded.withLock { $0.removeValue(forKey: key) } }
+        let token = SubscriptionToken { [weak self] in _ = self?.subscribers.withLock { $0.removeValue(forKey: key) } }
         return AsyncStream(
             unfolding: {
                 let event = await subscriber.next()
@@ -72,28 +69,22 @@ public final class EventHub<Event: Sendable>: Sendable {
 
     /// Sends a value to every subscriber.
     public func emit(_ event: Event) {
-        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }
-        for (key, subscriber) in bounded.withLock({ Array($0) }) where !subscriber.offer(event) {
-            _ = bounded.withLock { $0.removeValue(forKey: key) }
+        for (key, subscriber) in subscribers.withLock({ Array($0) }) where !subscriber.offer(event) {
+            _ = subscribers.withLock { $0.removeValue(forKey: key) }
         }
     }
 
     /// Ends every stream.
     public func finish() {
-        let all = streams.withLock { streams in
-            defer { streams = [:] }
-            return Array(streams.values)
-        }
-        all.forEach { $0.finish() }
-        let subscribers = bounded.withLock { subscribers in
+        let all = subscribers.withLock { subscribers in
             defer { subscribers = [:] }
             return Array(subscribers.values)
         }
-        subscribers.forEach { $0.finish() }
+        all.forEach { $0.finish() }
     }
 
-    /// How many events each bounded subscriber holds undelivered (for tests and diagnostics).
-    public var backlogs: [Int] { bounded.withLock { $0.values.map(\.backlog) } }
+    /// How many events each subscriber holds undelivered (for tests and diagnostics).
+    public var backlogs: [Int] { subscribers.withLock { $0.values.map(\.backlog) } }
 }
 
 /// Runs an action once, when cancelled or when it is let go of.

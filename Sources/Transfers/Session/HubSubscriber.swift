@@ -1,8 +1,8 @@
 import Synchronization
 
-/// One subscriber of a bounded ``EventHub``: its undelivered events, never more than the bound's
-/// limit, and the consumer waiting for the next one.
-final class BoundedSubscriber<Event: Sendable>: Sendable {
+/// One subscriber of an ``EventHub``: its undelivered events, never more than the bound's limit,
+/// and the consumer waiting for the next one.
+final class HubSubscriber<Event: Sendable>: Sendable {
     private struct State: ~Copyable {
         /// Undelivered events are `buffer[head...]`; `buffer[i]` is event number `base + i`.
         var buffer: [Event] = []
