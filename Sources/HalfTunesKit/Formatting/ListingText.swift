@@ -21,7 +21,7 @@ public enum ListingText {
         if !listing.library.isEmpty {
             out += "Library (\(libraryFolder.path))\n"
             for item in listing.library {
-                let name = item.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+                let name = item.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
                 out += "  \(name)  \(ProgressText.bytes(item.receivedBytes))\n"
             }
         }

@@ -131,7 +131,7 @@ extension LibraryStore {
                 var document = DownloadDocument(item.track, status: nil)
                 document.state = .downloaded
                 (document.receivedBytes, document.expectedBytes) = (item.fileSize, item.fileSize)
-                document.file = folderPath + (item.fileName as NSString).lastPathComponent
+                document.file = folderPath + Self.entryName(item.fileName)
                 return document
             }
             return page
@@ -154,7 +154,7 @@ extension LibraryStore {
         let indexed = try database.read { db in
             try NameRow.fetchAll(db, sql: "SELECT id, fileName FROM libraryTrack")
         }
-        try forget(indexed.filter { !present.contains(($0.fileName as NSString).lastPathComponent) }.map(\.id))
+        try forget(indexed.filter { !present.contains(Self.entryName($0.fileName)) }.map(\.id))
         reconciledStamp.withLock { $0 = stamp }
     }
 

@@ -199,7 +199,13 @@ final class LibraryStore: Sendable {
 
     /// The file of an item; always inside the library folder.
     func url(of item: LibraryItem) -> URL {
-        folder.appendingPathComponent((item.fileName as NSString).lastPathComponent)
+        folder.appendingPathComponent(Self.entryName(item.fileName))
+    }
+
+    /// The name a stored file name has inside the folder: its last component, so no stored name
+    /// can point outside. (Names HalfTunes writes have no slash, and skip the path parsing.)
+    static func entryName(_ fileName: String) -> String {
+        fileName.utf8.contains(UInt8(ascii: "/")) ? (fileName as NSString).lastPathComponent : fileName
     }
 
     // MARK: - Internals
