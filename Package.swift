@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HalfTunesKit", targets: ["HalfTunesKit"]),
         .library(name: "HalfTunesWeb", targets: ["HalfTunesWeb"]),
         .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
+        .library(name: "MediaTags", targets: ["MediaTags"]),
         .executable(name: "halftunes", targets: ["halftunes"]),
     ],
     dependencies: [
@@ -28,6 +29,8 @@ let package = Package(
     targets: [
         // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock.
         .target(name: "NetworkBasics"),
+        // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
+        .target(name: "MediaTags"),
         .target(
             name: "ITunesSearch",
             dependencies: [
@@ -53,7 +56,9 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "Transfers", "NetworkBasics",
+                "ITunesSearch", "Transfers", "NetworkBasics", "MediaTags",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -140,6 +145,7 @@ let package = Package(
         ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
         .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics"]),
+        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(
             name: "HalfTunesWebTests",
             dependencies: [

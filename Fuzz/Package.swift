@@ -12,6 +12,8 @@ let package = Package(
         .target(name: "NetworkBasics"),
         .executableTarget(name: "FuzzCatalogDecoder", dependencies: ["NetworkBasics"]),
         .executableTarget(name: "FuzzRanges"),
+        // The tag writer (MediaTags), reading whatever a server sent as a music file.
+        .executableTarget(name: "FuzzMediaTags"),
     ],
     swiftLanguageModes: [.v6]
 )

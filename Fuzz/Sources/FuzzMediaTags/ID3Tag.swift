@@ -1,0 +1,1 @@
+../../../Sources/MediaTags/WAV/ID3Tag.swift

@@ -1,0 +1,1 @@
+../../../Sources/MediaTags/MP4/ItemList.swift

@@ -1,0 +1,94 @@
+import DemoCatalog
+import Foundation
+import MediaTags
+import TestSupport
+import Testing
+
+/// Tags written by MediaTags, read back by ffprobe (Debian's ffmpeg), never by our own parser.
+@Suite(
+    .enabled(
+        if: MediaFixtures.available && FFmpeg.available,
+        "needs ../shared/fixtures/media and ffprobe/ffmpeg (apt-get install ffmpeg)"))
+struct TagWritingTests {
+    /// Names with what breaks naive writers: non-ASCII, quotes, a slash, an ampersand.
+    static let tags = TrackTags(
+        title: "Žluťoučký kůň / \"Live\" & ÉTÉ", artist: "Beyoncé & Jay-Z / 周杰倫", album: "Album's \"Best\" / Vol. 2",
+        genre: "R&B/Soul", date: "2019-05-10", trackNumber: TrackNumber(3, of: 12))
+
+    static func cover(_ name: String) throws -> Artwork {
+        try #require(Artwork(bytes: Array(try Data(contentsOf: MediaFixtures.url(name)))))
+    }
+
+    @Test(
+        "every shape of preview gets its tags and cover; the audio and duration stay the same",
+        arguments: [
+            ("preview-moov-first.m4a", "artwork-600.jpg"), ("preview-moov-last.m4a", "artwork-100.png"),
+            ("preview-already-tagged.m4a", "artwork-600.jpg"),
+        ])
+    func m4a(file: String, artwork: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let source = MediaFixtures.url(file)
+            let output = folder.appendingPathComponent("tagged.m4a")
+            var tags = Self.tags
+            tags.cover = try Self.cover(artwork)
+            let format = try MediaTagger.tagFile(at: source, writingTo: output, tags: tags)
+            #expect(format == .mp4)
+
+            let before = try await FFmpeg.probe(source)
+            let after = try await FFmpeg.probe(output)
+            #expect(after.tags["title"] == tags.title)
+            #expect(after.tags["artist"] == tags.artist)
+            #expect(after.tags["album"] == tags.album)
+            #expect(after.tags["genre"] == tags.genre)
+            #expect(after.tags["date"] == tags.date)
+            #expect(after.tags["track"] == "3/12")
+            let size = artwork == "artwork-600.jpg" ? 600 : 100
+            #expect(after.pictures.count == 1)
+            #expect(after.pictures.first?.codec == (artwork.hasSuffix("jpg") ? "mjpeg" : "png"))
+            #expect(after.pictures.first?.width == size && after.pictures.first?.height == size)
+            #expect(after.duration == before.duration)
+            #expect(after.audioCodecs == ["aac"])
+            #expect(try await FFmpeg.audioMD5(output) == (try await FFmpeg.audioMD5(source)))
+            if file == "preview-already-tagged.m4a" {
+                // Replaced, not duplicated; the comment the file had is kept.
+                #expect(before.tags["title"] == "Old Title")
+                #expect(after.tags["comment"] == "kept?")
+            }
+        }
+    }
+
+    @Test("tagging twice replaces: the file grows by nothing the second time")
+    func idempotent() async throws {
+        var tags = Self.tags
+        tags.cover = try Self.cover("artwork-600.jpg")
+        let source = Array(try Data(contentsOf: MediaFixtures.url("preview-moov-first.m4a")))
+        let (_, once) = try MediaTagger.tag(source, with: tags)
+        let (_, twice) = try MediaTagger.tag(once, with: tags)
+        #expect(once.count > source.count)
+        #expect(twice == once)
+    }
+
+    @Test("a WAV preview (the DemoCatalog's) gets LIST/INFO and an ID3 cover; its samples stay the same")
+    func wav() async throws {
+        try await withTemporaryDirectory { folder in
+            let source = folder.appendingPathComponent("demo.wav")
+            try PreviewSynthesizer(seconds: 2).preview(trackId: 7).write(to: source)
+            let output = folder.appendingPathComponent("tagged.wav")
+            var tags = Self.tags
+            tags.cover = try Self.cover("artwork-100.png")
+            #expect(try MediaTagger.tagFile(at: source, writingTo: output, tags: tags) == .wav)
+
+            let before = try await FFmpeg.probe(source)
+            let after = try await FFmpeg.probe(output)
+            #expect(after.tags["title"] == tags.title)
+            #expect(after.tags["artist"] == tags.artist)
+            #expect(after.tags["album"] == tags.album)
+            #expect(after.tags["genre"] == tags.genre)
+            #expect(after.tags["date"] == tags.date)
+            #expect(after.pictures.count == 1)
+            #expect(after.pictures.first?.codec == "png" && after.pictures.first?.width == 100)
+            #expect(after.duration == before.duration)
+            #expect(try await FFmpeg.audioMD5(output) == (try await FFmpeg.audioMD5(source)))
+        }
+    }
+}
