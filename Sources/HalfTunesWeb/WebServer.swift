@@ -11,16 +11,17 @@ public enum WebServer {
     /// Serves the catalog `catalogConfiguration` names (it may wait for a catalog in `before` to start).
     ///
     /// - Parameters:
+    ///   - tagging: Whether finished downloads get their tags and cover.
     ///   - before: Services to run first (the DemoCatalog).
     ///   - say: Where lines for the user go (the URL to open, warnings).
     public static func run(
-        home: HalfTunesHome, host: String, port: Int,
+        home: HalfTunesHome, host: String, port: Int, tagging: TaggingOptions = TaggingOptions(),
         catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
         before: [any Service] = [], say: @escaping @Sendable (String) -> Void
     ) async throws {
         if let warning = exposureWarning(for: host) { say(warning) }
         let logger = Logger(label: "halftunes.serve")
-        let service = try await DownloadService.open(home: home, logger: Logger(label: "halftunes.downloads"))
+        let service = try await DownloadService.open(home: home, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
         let launcher = Launcher(
             service: service, home: home, host: host, port: port, catalogConfiguration: catalogConfiguration, say: say,
             logger: logger)

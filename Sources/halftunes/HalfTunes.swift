@@ -17,6 +17,7 @@ struct HalfTunes: AsyncParsableCommand {
             ListCommand.self,
             PlayCommand.self,
             RemoveCommand.self,
+            TagCommand.self,
             ServeCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,

@@ -19,7 +19,7 @@ struct DownloadServiceTests {
     private func waitForCompletion(_ events: AsyncStream<DownloadEvent>, of ids: Set<Int>) async -> [Int: URL] {
         var files: [Int: URL] = [:]
         for await event in events {
-            if case .completed(let id, let file) = event { files[id] = file }
+            if case .completed(let id, let file, _) = event { files[id] = file }
             if case .failed = event { break }
             if Set(files.keys) == ids { break }
         }
@@ -39,7 +39,7 @@ struct DownloadServiceTests {
                 #expect(files.count == 2)
                 for (id, file) in files {
                     #expect(file.deletingLastPathComponent().path == home.library.path)
-                    #expect(sha256Hex(try Data(contentsOf: file)) == sha256Hex(catalog.preview(for: id)!.data))
+                    #expect(WAVAudio.audioHash(try Data(contentsOf: file)) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
                 }
                 #expect(await service.downloads().isEmpty)
                 await service.close()

@@ -74,3 +74,29 @@ public enum FFmpeg {
         var description: String { "\(tool) failed: \(message.prefix(300))" }
     }
 }
+
+/// The audio of a WAV file: the bytes of its `data` chunk, found by a walk of the RIFF chunks
+/// written here for the tests (not MediaTags' parser). Tags added around the audio leave them
+/// as they were.
+public enum WAVAudio {
+    /// The `data` chunk's bytes, or `nil` when `file` is not a WAV file with one.
+    public static func samples(_ file: Data) -> Data? {
+        let bytes = [UInt8](file)
+        guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
+            return nil
+        }
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            if bytes[offset..<offset + 4] == [0x64, 0x61, 0x74, 0x61] {  // "data"
+                return offset + 8 + size <= bytes.count ? Data(bytes[offset + 8..<offset + 8 + size]) : nil
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
+    /// The SHA-256 of a WAV file's audio (of the whole file when it is not WAV).
+    public static func audioHash(_ file: Data) -> String { sha256Hex(samples(file) ?? file) }
+}

@@ -34,8 +34,8 @@ struct DownloadCommandTests {
                     (1001, "The Paper Lanterns - Love in the Harbour [1001].wav"), (1019, "さくらバンド - ラブソング [1019].wav"),
                 ] {
                     #expect(
-                        sha256Hex(try Data(contentsOf: library.appendingPathComponent(name)))
-                            == sha256Hex(catalog.preview(for: id)!.data))
+                        WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(name)))
+                            == WAVAudio.audioHash(catalog.preview(for: id)!.data))
                 }
                 let again = try await halftunes(["download", "1001", "--json"], home: home, catalog: url)
                 #expect(again.status == 0)
@@ -115,7 +115,7 @@ struct DownloadCommandTests {
                 let files = filesIn(home.appendingPathComponent("library"))
                 #expect(files.count == 1 && !files[0].hasSuffix(".part"))
                 let data = try Data(contentsOf: home.appendingPathComponent("library/\(files[0])"))
-                #expect(sha256Hex(data) == sha256Hex(preview.data))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(preview.data))
                 let refetched = catalog.bytesSent(for: 1005) - preview.data.count
                 #expect(refetched <= 1 << 20, "fetched \(refetched) bytes twice")
                 let requests = catalog.previewRequests.filter { $0.trackId == 1005 }
@@ -165,8 +165,8 @@ struct DownloadCommandTests {
                 let files = filesIn(home.appendingPathComponent("library"))
                 #expect(files == ["The Paper Lanterns - Coming Home [1006].wav"])
                 #expect(
-                    sha256Hex(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])")))
-                        == sha256Hex(catalog.preview(for: 1006)!.data))
+                    WAVAudio.audioHash(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])")))
+                        == WAVAudio.audioHash(catalog.preview(for: 1006)!.data))
 
                 // Cancel a paused download: nothing is left behind.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1007)

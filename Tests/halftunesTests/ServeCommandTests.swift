@@ -100,8 +100,9 @@ struct ServeCommandTests {
                 again.signal(SIGTERM)
                 #expect(await again.wait().status == 0)
                 #expect(
-                    sha256Hex(try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
-                        == sha256Hex(catalog.preview(for: 1003)!.data))
+                    WAVAudio.audioHash(
+                        try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
+                        == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
                 #expect(catalog.previewRequests.last { $0.trackId == 1003 }?.status == 206)
             }
         }

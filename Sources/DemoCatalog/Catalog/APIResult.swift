@@ -24,6 +24,8 @@ struct APIResult: Encodable {
     var discCount = 1
     var discNumber = 1
     var trackNumber: Int
+    var trackCount: Int
+    var trackViewUrl: String
     var trackTimeMillis: Int
     var country: String
     var currency = "USD"
@@ -46,6 +48,8 @@ struct APIResult: Encodable {
         releaseDate = track.releaseDate
         trackExplicitness = track.explicitness
         trackNumber = track.trackNumber
+        trackCount = track.trackCount
+        trackViewUrl = "\(baseURL)/store/\(track.id)"
         trackTimeMillis = track.durationMs
         self.country = country
         primaryGenreName = track.genre

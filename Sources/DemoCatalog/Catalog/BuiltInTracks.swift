@@ -63,7 +63,8 @@ enum BuiltInTracks {
                         explicitness: song == "Slow Burn" ? "explicit" : "notExplicit",
                         releaseDate: "\(album.year)-\(month < 10 ? "0" : "")\(month)-01T12:00:00Z",
                         durationMs: 150_000 + (DemoTrack.stableHash(song) % 120_000),
-                        trackNumber: index + 1
+                        trackNumber: index + 1,
+                        trackCount: album.songs.count
                     ))
                 id += 1
             }

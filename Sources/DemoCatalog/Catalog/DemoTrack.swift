@@ -22,6 +22,8 @@ public struct DemoTrack: Sendable, Hashable {
     public let durationMs: Int
     /// Track number on its album.
     public let trackNumber: Int
+    /// How many tracks its album has.
+    public let trackCount: Int
 
     var artistId: Int { 900_000 + Self.stableHash(artist) % 100_000 }
     var collectionId: Int { 800_000 + Self.stableHash(artist + "\u{0}" + album) % 100_000 }

@@ -13,7 +13,7 @@ enum ArtworkRenderer {
             """
     }
 
-    private static func escapeXML(_ text: String) -> String {
+    static func escapeXML(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -52,6 +52,7 @@ extension DemoCatalog {
         router.get("/previews/:file") { request, context in self.previewResponse(request, context: context) }
         router.head("/previews/:file") { request, context in self.previewResponse(request, context: context) }
         router.get("/artwork/:id/:size") { request, context in self.artwork(request, context: context) }
+        router.get("/store/:id") { _, context in self.storePage(context) }
         return router
     }
 
@@ -91,6 +92,21 @@ extension DemoCatalog {
             status: .ok,
             headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
             body: .init(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    /// The demo's stand-in for the store's page of a track (`trackViewUrl`).
+    func storePage(_ context: BasicRequestContext) -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int.init), let track = track(id: id) else {
+            return Response(status: .notFound)
+        }
+        let title = ArtworkRenderer.escapeXML("\(track.name) — \(track.artist)")
+        let html = """
+            <!doctype html><html lang="en"><meta charset="utf-8"><title>\(title)</title>
+            <h1>\(title)</h1><p>\(ArtworkRenderer.escapeXML(track.album)), track \(track.trackNumber) of \(track.trackCount).</p>
+            <p>This is the HalfTunes demo catalog: a real catalog links to the track's page in its store here.</p>
+            """
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     private func json(_ results: [APIResult]) -> Response {

@@ -24,6 +24,8 @@ public protocol DownloadControl: Sendable {
     func remove(_ trackID: Int) async throws(DownloadError)
     /// Downloads in flight and the library: all of it, a page, or what changed since a cursor.
     func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing
+    /// Writes a library track's tags and cover into its file (for files downloaded without them).
+    func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// A downloaded track to play: its library document, whose `file` is set.
     func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// Every download event from now on. Returns once subscribed, so nothing after the call is missed.

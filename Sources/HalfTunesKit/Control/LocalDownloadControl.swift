@@ -12,6 +12,7 @@ public actor LocalDownloadControl: DownloadControl {
     public nonisolated let owner = DownloadOwner.thisProcess
     private let home: HalfTunesHome
     private let configuration: TransferSessionConfiguration
+    private let tagging: TaggingOptions
     private let makeCatalog: @Sendable () async throws -> ITunesCatalog
     private let logger: Logger
     private let tracks = TrackDirectory()
@@ -25,13 +26,15 @@ public actor LocalDownloadControl: DownloadControl {
     /// - Parameters:
     ///   - configuration: The session's configuration (`startsTransfers: false` for a command that
     ///     only looks or edits).
+    ///   - tagging: Whether finished downloads get their tags and cover.
     ///   - catalog: Makes the catalog client, when a search or a lookup first needs it.
     public init(
-        home: HalfTunesHome, configuration: TransferSessionConfiguration,
+        home: HalfTunesHome, configuration: TransferSessionConfiguration, tagging: TaggingOptions = TaggingOptions(),
         catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger
     ) {
         self.home = home
         self.configuration = configuration
+        self.tagging = tagging
         self.makeCatalog = catalog
         self.logger = logger
         self.ownsService = true
@@ -41,6 +44,7 @@ public actor LocalDownloadControl: DownloadControl {
     public init(service: DownloadService, catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger) {
         self.home = service.home
         self.configuration = TransferSessionConfiguration()
+        self.tagging = TaggingOptions()
         self.makeCatalog = catalog
         self.logger = logger
         self.service = service
@@ -115,6 +119,10 @@ public actor LocalDownloadControl: DownloadControl {
         }
     }
 
+    public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+        try await DownloadError.catching { DownloadDocument(try await openService().retag(trackID: trackID)) }
+    }
+
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         try await DownloadError.catching {
             guard let status = try await libraryStatus(of: trackID) else {
@@ -138,7 +146,7 @@ public actor LocalDownloadControl: DownloadControl {
 
     private func openService() async throws -> DownloadService {
         if let service { return service }
-        let opened = try await DownloadService.open(home: home, configuration: configuration, logger: logger)
+        let opened = try await DownloadService.open(home: home, configuration: configuration, tagging: tagging, logger: logger)
         service = opened
         return opened
     }

@@ -32,20 +32,26 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
     public var failure: String?
     /// The library file, once downloaded.
     public var file: URL?
+    /// Why a downloaded file was kept without tags, when it was.
+    public var warning: String?
 
     /// The track id.
     public var trackID: Int { track.id }
 
-    enum CodingKeys: String, CodingKey { case track, state, receivedBytes, expectedBytes, failure, file }
+    enum CodingKeys: String, CodingKey { case track, state, receivedBytes, expectedBytes, failure, file, warning }
 
     /// Creates a status.
-    public init(track: Track, state: DownloadState, receivedBytes: Int64, expectedBytes: Int64?, failure: String?, file: URL?) {
+    public init(
+        track: Track, state: DownloadState, receivedBytes: Int64, expectedBytes: Int64?, failure: String?, file: URL?,
+        warning: String? = nil
+    ) {
         self.track = track
         self.state = state
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
         self.failure = failure
         self.file = file
+        self.warning = warning
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +62,7 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
         expectedBytes = try c.decodeIfPresent(Int64.self, forKey: .expectedBytes)
         failure = try c.decodeIfPresent(String.self, forKey: .failure)
         file = try c.decodeIfPresent(String.self, forKey: .file).map { URL(fileURLWithPath: $0) }
+        warning = try c.decodeIfPresent(String.self, forKey: .warning)
     }
 
     /// Encodes the file as a plain path, the way a script wants it.
@@ -67,6 +74,7 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
         try c.encode(expectedBytes, forKey: .expectedBytes)
         try c.encode(failure, forKey: .failure)
         try c.encode(file?.path, forKey: .file)
+        try c.encodeIfPresent(warning, forKey: .warning)
     }
 }
 
@@ -76,8 +84,8 @@ public enum DownloadEvent: Sendable, Hashable {
     case progress(trackID: Int, received: Int64, expected: Int64?)
     /// The download moved to a new state.
     case stateChanged(trackID: Int, state: DownloadState)
-    /// The file is in the library.
-    case completed(trackID: Int, file: URL)
+    /// The file is in the library; `warning` says why it was kept without tags, when it was.
+    case completed(trackID: Int, file: URL, warning: String? = nil)
     /// The download failed.
     case failed(trackID: Int, reason: String)
     /// The download was cancelled, or the track removed from the library.
@@ -89,7 +97,7 @@ public enum DownloadEvent: Sendable, Hashable {
     /// The track concerned (`nil` for ``fellBehind(dropped:)``).
     public var trackID: Int? {
         switch self {
-        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _), .removed(let id): id
+        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _, _), .failed(let id, _), .removed(let id): id
         case .fellBehind: nil
         }
     }

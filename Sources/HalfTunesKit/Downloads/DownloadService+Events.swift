@@ -36,6 +36,7 @@ extension DownloadService {
     func file(_ id: TransferID, location: URL) async {
         guard let track = tracksByTransfer[id] else { return }
         var final = location
+        var warning: String?
         do {
             let contentType = await session.transfer(id)?.contentType
             let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: contentType)
@@ -45,7 +46,8 @@ extension DownloadService {
                 if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
                 try FileManager.default.moveItem(at: location, to: final)
             }
-            _ = try library.add(track, fileName: final.lastPathComponent)
+            warning = tagger.takeWarning(for: track.id)
+            _ = try library.add(track, fileName: final.lastPathComponent, warning: warning)
             try await session.forget(id)
         } catch {
             logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
@@ -55,6 +57,6 @@ extension DownloadService {
         transfersByTrack[track.id] = nil
         tracksByTransfer[id] = nil
         hub.emit(.stateChanged(trackID: track.id, state: .downloaded))
-        hub.emit(.completed(trackID: track.id, file: final))
+        hub.emit(.completed(trackID: track.id, file: final, warning: warning))
     }
 }

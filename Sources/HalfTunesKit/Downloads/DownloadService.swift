@@ -15,6 +15,8 @@ public actor DownloadService {
     nonisolated let library: LibraryStore
     nonisolated let hub = EventHub<DownloadEvent>(bound: DownloadEvent.listenerBound())
     let logger: Logger
+    /// Writes tags and covers into finished downloads (and, for `halftunes tag`, older files).
+    let tagger: DownloadTagger
     /// Which transfer downloads which track.
     var transfersByTrack: [Int: TransferID] = [:]
     var tracksByTransfer: [TransferID: Track] = [:]
@@ -23,24 +25,33 @@ public actor DownloadService {
     /// Opens the app's data in `home`: the transfer session (taking ownership of it) and the library.
     ///
     /// Unfinished downloads resume at once.
+    ///
+    /// - Parameter tagging: Whether each download's last step writes the track's tags and cover
+    ///   into its file (before it goes into the library).
     public static func open(
         home: HalfTunesHome,
         configuration: TransferSessionConfiguration = TransferSessionConfiguration(),
+        tagging: TaggingOptions = TaggingOptions(),
         logger: Logger
     ) async throws -> DownloadService {
         let library = try LibraryStore(
             path: home.libraryIndex.path, folder: home.library)
+        let tagger = DownloadTagger(
+            options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
+        var configuration = configuration
+        if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
-        let service = DownloadService(home: home, session: session, library: library, logger: logger)
+        let service = DownloadService(home: home, session: session, library: library, tagger: tagger, logger: logger)
         await service.start()
         return service
     }
 
-    private init(home: HalfTunesHome, session: TransferSession, library: LibraryStore, logger: Logger) {
+    private init(home: HalfTunesHome, session: TransferSession, library: LibraryStore, tagger: DownloadTagger, logger: Logger) {
         self.home = home
         self.session = session
         self.library = library
+        self.tagger = tagger
         self.logger = logger
     }
 
@@ -177,6 +188,7 @@ public actor DownloadService {
         await session.close()
         pump?.cancel()
         hub.finish()
+        await tagger.shutdown()
     }
 
     // MARK: - Internals

@@ -22,7 +22,8 @@ public enum ListingText {
             out += "Library (\(libraryFolder.path))\n"
             for item in listing.library {
                 let name = item.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-                out += "  \(name)  \(ProgressText.bytes(item.receivedBytes))\n"
+                let warning = item.warning.map { "  — \($0)" } ?? ""
+                out += "  \(name)  \(ProgressText.bytes(item.receivedBytes))\(warning)\n"
             }
         }
         return out

@@ -88,10 +88,11 @@ public final class ProgressDisplay {
             if state == .paused { line.text = "Paused" }
             if state == .queued { line.text = "Queued" }
             if mode == .json { emit(WireEvent(event)) }
-        case .completed(_, let file):
-            line.text = "done → \(file.path)"
+        case .completed(_, let file, let warning):
+            let note = warning.map { " (\($0))" } ?? ""
+            line.text = "done → \(file.path)\(note)"
             if mode == .json { emit(WireEvent(event)) }
-            if mode == .plain { write("\(line.title) — done → \(file.path)\n") }
+            if mode == .plain { write("\(line.title) — done → \(file.path)\(note)\n") }
         case .failed(_, let reason):
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }

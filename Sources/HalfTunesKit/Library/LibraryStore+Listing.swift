@@ -132,6 +132,7 @@ extension LibraryStore {
                 document.state = .downloaded
                 (document.receivedBytes, document.expectedBytes) = (item.fileSize, item.fileSize)
                 document.file = folderPath + Self.entryName(item.fileName)
+                document.warning = item.warning
                 return document
             }
             return page

@@ -13,6 +13,8 @@ public struct LibraryItem: Sendable, Hashable, Codable {
     public var addedAt: Date
     /// The file's size in bytes, as it was when the track was added.
     public var fileSize: Int64 = 0
+    /// Why the file was kept without tags, when it was.
+    public var warning: String?
 }
 
 /// The library's index: which tracks are downloaded and where (SQLite via GRDB, in WAL mode, so
@@ -55,8 +57,15 @@ final class LibraryStore: Sendable {
         var genre: String?
         var releaseDate: Date?
         var explicitness: String?
+        var storeURL: String?
+        var trackNumber: Int?
+        var trackCount: Int?
+        var warning: String?
 
-        init(track: Track, trackJSON: String, fileName: String, addedAt: Date, seq: Int64, fileSize: Int64?) {
+        init(
+            track: Track, trackJSON: String, fileName: String, addedAt: Date, seq: Int64, fileSize: Int64?,
+            warning: String? = nil
+        ) {
             (id, self.trackJSON, self.fileName, self.addedAt, self.seq, self.fileSize) = (
                 track.id, trackJSON, fileName, addedAt, seq, fileSize
             )
@@ -65,6 +74,9 @@ final class LibraryStore: Sendable {
             )
             (artworkURL, previewURL, explicitness) = (
                 track.artworkURL?.absoluteString, track.previewURL?.absoluteString, track.explicitness?.rawValue
+            )
+            (storeURL, trackNumber, trackCount, self.warning) = (
+                track.storeURL?.absoluteString, track.trackNumber, track.trackCount, warning
             )
         }
 
@@ -76,7 +88,8 @@ final class LibraryStore: Sendable {
             return Track(
                 id: id, name: name, artist: artist, album: album, artworkURL: artworkURL.flatMap(URL.init(string:)),
                 durationMs: durationMs, previewURL: previewURL.flatMap(URL.init(string:)), genre: genre,
-                releaseDate: releaseDate, explicitness: explicitness.flatMap(Explicitness.init(rawValue:)))
+                releaseDate: releaseDate, explicitness: explicitness.flatMap(Explicitness.init(rawValue:)),
+                storeURL: storeURL.flatMap(URL.init(string:)), trackNumber: trackNumber, trackCount: trackCount)
         }
     }
 
@@ -150,6 +163,14 @@ final class LibraryStore: Sendable {
                     END;
                     """)
         }
+        migrator.registerMigration("v3: store links, track numbers, tag warnings") { db in
+            try db.alter(table: "libraryTrack") { t in
+                t.add(column: "storeURL", .text)
+                t.add(column: "trackNumber", .integer)
+                t.add(column: "trackCount", .integer)
+                t.add(column: "warning", .text)
+            }
+        }
         return migrator
     }
 
@@ -169,7 +190,7 @@ final class LibraryStore: Sendable {
     func status(of item: LibraryItem) -> DownloadStatus {
         DownloadStatus(
             track: item.track, state: .downloaded, receivedBytes: item.fileSize, expectedBytes: item.fileSize, failure: nil,
-            file: url(of: item))
+            file: url(of: item), warning: item.warning)
     }
 
     /// The items of some tracks, in one read, trusting the index (a search's results).
@@ -181,17 +202,18 @@ final class LibraryStore: Sendable {
     }
 
     /// Adds (or replaces) a track, numbering the change.
-    func add(_ track: Track, fileName: String, addedAt: Date = Date()) throws -> LibraryItem {
+    func add(_ track: Track, fileName: String, warning: String? = nil, addedAt: Date = Date()) throws -> LibraryItem {
         let json = String(decoding: try JSONEncoder().encode(track), as: UTF8.self)
         let size = FolderStamp.size(of: folder.appendingPathComponent(fileName))
         try database.write { db in
             let row = Row(
-                track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size)
+                track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size,
+                warning: warning)
             try Removal.deleteOne(db, key: track.id)
             try row.save(db)
         }
         pages.invalidate()
-        return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0)
+        return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0, warning: warning)
     }
 
     /// Removes a track, leaving a tombstone for clients that follow changes.
@@ -227,7 +249,8 @@ final class LibraryStore: Sendable {
 
     static func item(_ row: Row) -> LibraryItem? {
         guard let track = row.track else { return nil }
-        return LibraryItem(track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0)
+        return LibraryItem(
+            track: track, fileName: row.fileName, addedAt: row.addedAt, fileSize: row.fileSize ?? 0, warning: row.warning)
     }
 }
 

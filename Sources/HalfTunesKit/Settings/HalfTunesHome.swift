@@ -33,6 +33,8 @@ public struct HalfTunesHome: Sendable, Hashable {
     public var library: URL { root.appendingPathComponent("library", isDirectory: true) }
     /// The transfer session (journal and partial files): `<home>/session`.
     public var session: URL { root.appendingPathComponent("session", isDirectory: true) }
+    /// What can be fetched again (cover art for tags): `<home>/cache`.
+    public var cache: URL { root.appendingPathComponent("cache", isDirectory: true) }
     /// The library's index (which track is which file).
     public var libraryIndex: URL { root.appendingPathComponent("library.sqlite") }
 

@@ -18,18 +18,21 @@ public enum APIRoute: Sendable, Hashable {
     case cancel(Int)
     /// `DELETE /api/library/:id` → 204: removes a track from the library, deleting its file.
     case remove(Int)
-    /// `GET /library/:id` → the file, with ranges.
+    /// `POST /api/library/:id/tag` → ``DownloadDocument``: writes the track's tags into its file.
+    case retag(Int)
+    /// `GET /library/:id` → the file, with ranges (a download in progress: the bytes so far,
+    /// and the rest as they arrive).
     case file(Int)
 
     /// The route's shape, for registering a handler.
     public enum Pattern: String, Sendable, CaseIterable {
-        case search, listing, events, start, pause, resume, cancel, remove, file
+        case search, listing, events, start, pause, resume, cancel, remove, retag, file
 
         /// The HTTP method.
         public var method: String {
             switch self {
             case .search, .listing, .events, .file: "GET"
-            case .start, .pause, .resume: "POST"
+            case .start, .pause, .resume, .retag: "POST"
             case .cancel, .remove: "DELETE"
             }
         }
@@ -44,6 +47,7 @@ public enum APIRoute: Sendable, Hashable {
             case .pause: "/api/downloads/:id/pause"
             case .resume: "/api/downloads/:id/resume"
             case .remove: "/api/library/:id"
+            case .retag: "/api/library/:id/tag"
             case .file: "/library/:id"
             }
         }
@@ -63,6 +67,7 @@ public enum APIRoute: Sendable, Hashable {
         case .resume: .resume
         case .cancel: .cancel
         case .remove: .remove
+        case .retag: .retag
         case .file: .file
         }
     }
@@ -90,7 +95,7 @@ public enum APIRoute: Sendable, Hashable {
             return components.string ?? pattern.path
         case .events:
             return pattern.path
-        case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .file(let id):
+        case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .retag(let id), .file(let id):
             return pattern.path.replacingOccurrences(of: ":id", with: String(id))
         }
     }

@@ -34,6 +34,11 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
     public var reason: String?
     /// The library file, once downloaded (the API is local: this is for scripts).
     public var file: String?
+    /// The track's page in the store, when the catalog gives one.
+    public var storeURL: URL?
+    /// Something the user should know about a downloaded file: it was kept as downloaded,
+    /// without tags, and why.
+    public var warning: String?
 
     /// A track and its status (`nil`: never downloaded).
     public init(_ track: Track, status: DownloadStatus?) {
@@ -50,6 +55,8 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
         expectedBytes = status?.expectedBytes
         reason = status?.failure
         file = status?.file?.path
+        storeURL = track.storeURL
+        warning = status?.warning
     }
 
     /// A track's status.
@@ -60,9 +67,9 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
         DownloadStatus(
             track: Track(
                 id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs,
-                previewURL: previewURL),
+                previewURL: previewURL, storeURL: storeURL),
             state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: reason,
-            file: file.map { URL(fileURLWithPath: $0) })
+            file: file.map { URL(fileURLWithPath: $0) }, warning: warning)
     }
 }
 

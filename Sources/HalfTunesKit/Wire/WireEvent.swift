@@ -6,6 +6,7 @@ import Foundation
 /// {"event":"progress","expectedBytes":1323044,"id":1001,"receivedBytes":262144,"state":"downloading","v":1}
 /// {"event":"state","id":1001,"state":"paused","v":1}
 /// {"event":"completed","file":"/home/me/.local/share/halftunes/library/Artist - Title [1001].wav","id":1001,"state":"downloaded","v":1}
+/// {"event":"completed","file":"/home/me/…/Artist - Title [1002].m4a","id":1002,"state":"downloaded","v":1,"warning":"kept as downloaded, without tags: neither an MP4/M4A nor a WAV file"}
 /// {"event":"failed","id":1001,"reason":"the server answered HTTP 404 (not found) for …","state":"failed","v":1}
 /// {"event":"removed","id":1001,"state":"notDownloaded","v":1}
 /// {"dropped":1025,"event":"reload","v":1}
@@ -34,6 +35,8 @@ public struct WireEvent: Codable, Sendable, Hashable {
     public var file: String?
     /// How many events a listener lost (`reload`).
     public var dropped: Int?
+    /// Why the file was kept without tags (`completed`, when it was).
+    public var warning: String?
 
     /// The wire form of an event.
     public init(_ event: DownloadEvent) {
@@ -47,10 +50,11 @@ public struct WireEvent: Codable, Sendable, Hashable {
         case .stateChanged(_, let state):
             self.event = .state
             self.state = state
-        case .completed(_, let file):
+        case .completed(_, let file, let warning):
             self.event = .completed
             state = .downloaded
             self.file = file.path
+            self.warning = warning
         case .failed(_, let reason):
             self.event = .failed
             state = .failed
@@ -70,7 +74,7 @@ public struct WireEvent: Codable, Sendable, Hashable {
         return switch event {
         case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
         case .state: .stateChanged(trackID: id, state: state ?? .notDownloaded)
-        case .completed: .completed(trackID: id, file: URL(fileURLWithPath: file ?? ""))
+        case .completed: .completed(trackID: id, file: URL(fileURLWithPath: file ?? ""), warning: warning)
         case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
         case .removed: .removed(trackID: id)
         case .reload: .fellBehind(dropped: dropped ?? 0)

@@ -56,7 +56,9 @@ struct WireWriter {
         field("reason", document.reason, &first)
         field("receivedBytes", document.receivedBytes, &first)
         field("state", document.state.rawValue, &first)
+        field("storeURL", document.storeURL?.absoluteString, &first)
         field("v", Int64(document.v), &first)
+        field("warning", document.warning, &first)
         bytes.append(UInt8(ascii: "}"))
     }
 

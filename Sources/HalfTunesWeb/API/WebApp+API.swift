@@ -6,7 +6,7 @@ extension WebApp {
     /// The JSON API, registered from the route table. Every route takes track ids; none takes a
     /// URL or a path. Each handler is one call on the download control.
     func addAPIRoutes(to router: Router<WebContext>) {
-        let patterns: [APIRoute.Pattern] = [.search, .listing, .start, .pause, .resume, .cancel, .remove]
+        let patterns: [APIRoute.Pattern] = [.search, .listing, .start, .pause, .resume, .cancel, .remove, .retag]
         for pattern in patterns {
             router.on(RouterPath(pattern.path), method: HTTPRequest.Method(pattern.method)!) { request, context in
                 try await answer(pattern, request, context)
@@ -42,6 +42,8 @@ extension WebApp {
         case .remove:
             try await control.remove(try trackID(context))
             return Response(status: .noContent)
+        case .retag:
+            return try json(await control.retag(try trackID(context)))
         case .events, .file:
             throw DownloadError(.internalError, "\(pattern.path) has its own handler")
         }

@@ -39,6 +39,8 @@ public struct RemoteDownloadControl: DownloadControl {
 
     public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing { try await call(.listing(query)) }
 
+    public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { try await call(.retag(trackID)) }
+
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         // The server runs on this machine: its library file is what to play.
         guard let document = try await listing().library.first(where: { $0.id == trackID }), document.file != nil else {

@@ -58,7 +58,7 @@ struct LenientResult: Decodable {
     private enum Key: String, CodingKey {
         case wrapperType, kind, trackId, trackName, trackCensoredName, artistName, collectionName
         case artworkUrl100, artworkUrl60, artworkUrl30, trackTimeMillis, previewUrl
-        case primaryGenreName, releaseDate, trackExplicitness
+        case primaryGenreName, releaseDate, trackExplicitness, trackViewUrl, trackNumber, trackCount
     }
 
     init(from decoder: any Decoder) {
@@ -83,9 +83,15 @@ struct LenientResult: Decodable {
             previewURL: string(.previewUrl).flatMap(Self.webURL),
             genre: string(.primaryGenreName),
             releaseDate: string(.releaseDate).flatMap(Self.parseDate),
-            explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:))
+            explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:)),
+            storeURL: string(.trackViewUrl).flatMap(Self.webURL),
+            trackNumber: Self.positive((try? c.decodeIfPresent(Int.self, forKey: .trackNumber)) ?? nil),
+            trackCount: Self.positive((try? c.decodeIfPresent(Int.self, forKey: .trackCount)) ?? nil)
         )
     }
+
+    /// A number that means something only when positive (a track number, a count).
+    static func positive(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
 
     /// Only http(s) URLs with a host: a catalog must never make HalfTunes open a file or odd scheme.
     static func webURL(_ string: String) -> URL? {

@@ -26,6 +26,13 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
     public var releaseDate: Date?
     /// Whether the lyrics are explicit, as the catalog rates them.
     public var explicitness: Explicitness?
+    /// The track's page in the store (the catalog's `trackViewUrl`): previews are the store's
+    /// promotion, and its terms expect the link beside them.
+    public var storeURL: URL?
+    /// The track's number on its album, when known.
+    public var trackNumber: Int?
+    /// How many tracks its album has, when known.
+    public var trackCount: Int?
 
     /// Creates a track from its parts.
     public init(
@@ -38,7 +45,10 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         previewURL: URL? = nil,
         genre: String? = nil,
         releaseDate: Date? = nil,
-        explicitness: Explicitness? = nil
+        explicitness: Explicitness? = nil,
+        storeURL: URL? = nil,
+        trackNumber: Int? = nil,
+        trackCount: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -50,6 +60,9 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         self.genre = genre
         self.releaseDate = releaseDate
         self.explicitness = explicitness
+        self.storeURL = storeURL
+        self.trackNumber = trackNumber
+        self.trackCount = trackCount
     }
 
     /// Whether the track has a preview that can be downloaded.
@@ -64,6 +77,7 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, artist, album, artworkURL, durationMs, previewURL, genre, releaseDate, explicitness
+        case storeURL, trackNumber, trackCount
         case downloadable
     }
 
@@ -80,6 +94,9 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         genre = try c.decodeIfPresent(String.self, forKey: .genre)
         releaseDate = try c.decodeIfPresent(Date.self, forKey: .releaseDate)
         explicitness = try c.decodeIfPresent(Explicitness.self, forKey: .explicitness)
+        storeURL = try c.decodeIfPresent(URL.self, forKey: .storeURL)
+        trackNumber = try c.decodeIfPresent(Int.self, forKey: .trackNumber)
+        trackCount = try c.decodeIfPresent(Int.self, forKey: .trackCount)
     }
 
     /// Encodes every field (absent ones as `null`) plus `downloadable`, so scripts see a stable shape.
@@ -95,6 +112,9 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         try c.encode(genre, forKey: .genre)
         try c.encode(releaseDate, forKey: .releaseDate)
         try c.encode(explicitness, forKey: .explicitness)
+        try c.encode(storeURL, forKey: .storeURL)
+        try c.encode(trackNumber, forKey: .trackNumber)
+        try c.encode(trackCount, forKey: .trackCount)
         try c.encode(isDownloadable, forKey: .downloadable)
     }
 }

@@ -14,6 +14,8 @@ struct TransferJob: Sendable {
     var validator: Validator
     /// The caller's header fields (already checked by ``RequestHeaders``).
     var headers: [String: String] = [:]
+    /// The caller's tag (for the finisher).
+    var tag: String?
 }
 
 /// What the runner learns as it goes, reported to the session.
@@ -56,6 +58,7 @@ struct TransferRunner: Sendable {
     let progressInterval: Duration
     let checkpointBytes: Int64
     let durability: Durability
+    let finisher: TransferFinisher?
     let time: Timekeeper
     let logger: Logger
 
@@ -188,7 +191,7 @@ struct TransferRunner: Sendable {
                     reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
-            return finish(job, length: received)
+            return await finish(job, length: received)
         }
     }
 
@@ -203,17 +206,40 @@ struct TransferRunner: Sendable {
         case .restart(let reason):
             return .restart(reason)
         case .alreadyComplete(let total):
-            return finish(job, length: total)
+            return await finish(job, length: total)
         case .write:
             return .restart("unexpected decision")
         }
     }
 
-    /// Flushes the partial file at `length` bytes (unless told not to) and renames it into place.
-    private func finish(_ job: TransferJob, length: Int64) -> AttemptResult {
+    /// Cuts the partial file at `length` bytes, lets the finisher make its finished version, and
+    /// flushes (unless told not to) and renames the result into place.
+    ///
+    /// With a finisher, the partial file stays as it is until the finished version is in place,
+    /// and goes after: a crash at any point leaves either the complete partial file (finished
+    /// again on resume) or the finished file.
+    private func finish(_ job: TransferJob, length: Int64) async -> AttemptResult {
         do throws(TransferError) {
-            try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
-                .finish(at: job.destinationPath)
+            let file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
+            guard let finisher else {
+                try file.finish(at: job.destinationPath)
+                return .completed(length)
+            }
+            file.close()
+            let replacement = job.destinationPath + ".finishing"
+            unlink(replacement)
+            let download = CompletedDownload(
+                transferID: job.id, tag: job.tag, file: URL(fileURLWithPath: job.partialPath),
+                replacement: URL(fileURLWithPath: replacement), destination: URL(fileURLWithPath: job.destinationPath))
+            if await finisher(download), PartialFile.length(at: replacement) > 0 {
+                try PartialFile(path: replacement, offset: PartialFile.length(at: replacement), flushes: durability.flushes)
+                    .finish(at: job.destinationPath)
+                unlink(job.partialPath)
+            } else {
+                unlink(replacement)
+                try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes).finish(
+                    at: job.destinationPath)
+            }
         } catch {
             return .failed(error)
         }

@@ -69,6 +69,7 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             expectedBytes: expectedBytes,
             failure: failure,
             contentType: contentType,
-            requestHeaders: headers.isEmpty ? nil : headers)
+            requestHeaders: headers.isEmpty ? nil : headers,
+            partialFile: URL(fileURLWithPath: partialFile))
     }
 }

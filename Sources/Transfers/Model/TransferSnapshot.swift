@@ -22,6 +22,9 @@ public struct TransferSnapshot: Sendable, Hashable, Codable, Identifiable {
     public var contentType: String?
     /// The caller's request header fields, if any.
     public var requestHeaders: [String: String]?
+    /// The file the bytes stream into until the download completes (read it to use the bytes
+    /// already received: a player can start before the end).
+    public var partialFile: URL?
 
     /// Fraction done (0…1), when the length is known.
     public var fractionCompleted: Double? {

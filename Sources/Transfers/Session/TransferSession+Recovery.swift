@@ -16,11 +16,13 @@ extension TransferSession {
             let onDisk = PartialFile.length(at: record.partialFile)
             switch record.transferState {
             case .running, .queued:
+                let finished = PartialFile.length(at: record.destination)
                 if onDisk == 0, let expected = record.expectedBytes, expected > 0,
-                    PartialFile.length(at: record.destination) == expected,
+                    finished == expected || (configuration.finisher != nil && finished > 0),
                     !FileManager.default.fileExists(atPath: record.partialFile)
                 {
-                    // It was renamed into place just before the crash; only the journal lagged.
+                    // It was renamed into place just before the crash (finished, when a finisher
+                    // changes files); only the journal lagged.
                     record.state = TransferState.completed.rawValue
                     record.receivedBytes = expected
                 } else {

@@ -20,7 +20,7 @@ extension TransferSession {
         }
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
-            validator: record.validator, headers: record.headers)
+            validator: record.validator, headers: record.headers, tag: record.tag)
         let journal = journal
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },

@@ -109,7 +109,7 @@ public actor TransferSession {
         self.runner = TransferRunner(
             client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
-            durability: configuration.durability,
+            durability: configuration.durability, finisher: configuration.finisher,
             time: time, logger: logger)
     }
 

@@ -30,6 +30,8 @@ public struct TransferSessionConfiguration: Sendable {
     /// caller that takes each file as it is reported and needs no history (ResumableURLSession's
     /// default sessions).
     public var forgetsCompletedTransfers: Bool
+    /// The last step of every download, before its file is renamed into place (`nil`: none).
+    public var finisher: TransferFinisher?
 
     /// Creates a configuration.
     public init(
@@ -43,7 +45,8 @@ public struct TransferSessionConfiguration: Sendable {
         durability: Durability = .powerLoss,
         maxRedirects: Int = 10,
         startsTransfers: Bool = true,
-        forgetsCompletedTransfers: Bool = false
+        forgetsCompletedTransfers: Bool = false,
+        finisher: TransferFinisher? = nil
     ) {
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.maxTransfersPerHost = maxTransfersPerHost
@@ -56,6 +59,7 @@ public struct TransferSessionConfiguration: Sendable {
         self.maxRedirects = maxRedirects
         self.startsTransfers = startsTransfers
         self.forgetsCompletedTransfers = forgetsCompletedTransfers
+        self.finisher = finisher
     }
 
     func makeHTTPClient() -> HTTPClient {

@@ -15,6 +15,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var tagging: TaggingOption
 
     func validate() throws {
         guard ids.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
@@ -23,7 +24,10 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: true, catalog: catalogOptions) { control in
+            try await homeOptions.withControl(downloading: true, catalog: catalogOptions, tagging: tagging.resolved) { control in
+                if tagging.noTags, case .server = control.owner {
+                    Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
+                }
                 try await ForegroundDownloads.run(control, json: json) { try await control.start(ids) }
             }
         }

@@ -14,14 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var tagging: TaggingOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             let configuration = try catalogOptions.configuration()
             try await WebServer.run(
-                home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, catalogConfiguration: { configuration },
-                say: Terminal.say)
+                home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
+                catalogConfiguration: { configuration }, say: Terminal.say)
         }
     }
 }
@@ -36,6 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var throttle: ThrottleOption
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var tagging: TaggingOption
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -52,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         try await reportingFailures {
             try await WebServer.run(
-                home: homeOptions.resolved, host: "127.0.0.1", port: port,
+                home: homeOptions.resolved, host: "127.0.0.1", port: port, tagging: tagging.resolved,
                 catalogConfiguration: {
                     var iterator = ready.makeAsyncIterator()
                     guard let url = await iterator.next() else {

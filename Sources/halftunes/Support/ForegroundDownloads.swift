@@ -58,7 +58,7 @@ enum ForegroundDownloads {
             case .event(let event):
                 renderer.show(event)
                 switch event {
-                case .completed(let id, _), .removed(let id):
+                case .completed(let id, _, _), .removed(let id):
                     pending.remove(id)
                 case .failed(let id, _):
                     if pending.remove(id) != nil { failed += 1 }

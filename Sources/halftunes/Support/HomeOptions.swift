@@ -22,8 +22,10 @@ struct HomeOptions: ParsableArguments {
     ///
     /// - Parameter downloading: Whether downloads may run in this process (`download`, `resume`);
     ///   `false` for commands that only look or edit.
+    ///   `tagging`: whether this process's downloads get their tags (a running server's are as it was started).
     func withControl<T>(
-        downloading: Bool, catalog: CatalogOptions? = nil, _ body: (any DownloadControl) async throws -> T
+        downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
+        _ body: (any DownloadControl) async throws -> T
     ) async throws -> T {
         let control: any DownloadControl
         if let server = ServerInfo.read(from: resolved) {
@@ -33,7 +35,7 @@ struct HomeOptions: ParsableArguments {
             var session = TransferSessionConfiguration()
             session.startsTransfers = downloading
             control = LocalDownloadControl(
-                home: resolved, configuration: session,
+                home: resolved, configuration: session, tagging: tagging,
                 catalog: { try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog")) },
                 logger: Logger(label: "halftunes.downloads"))
         }

@@ -1,0 +1,72 @@
+import Foundation
+import ITunesSearch
+import Logging
+import MediaTags
+import Synchronization
+import Transfers
+
+/// Writes a track's tags and cover into its downloaded file: the last step of each download
+/// (as the session's ``TransferFinisher``) and `halftunes tag` for files downloaded before.
+///
+/// Tagging never fails a download: a file that is not a container MediaTags knows, or that does
+/// not parse, is kept exactly as downloaded, with a warning that its events and `list` show.
+final class DownloadTagger: Sendable {
+    private let artwork: ArtworkFetcher?
+    private let logger: Logger
+    /// Warnings of downloads finished but not yet filed in the library, by track id.
+    private let warnings = Mutex<[Int: String]>([:])
+
+    init(options: TaggingOptions, cacheFolder: URL, logger: Logger) {
+        artwork = options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, logger: logger) : nil
+        self.logger = logger
+    }
+
+    /// The session's finisher: tags a complete download into its replacement file.
+    func finish(_ download: CompletedDownload) async -> Bool {
+        guard let track = DownloadTag(download.tag)?.track else { return false }
+        let warning = await tag(track, file: download.file, writingTo: download.replacement)
+        warnings.withLock { $0[track.id] = warning }
+        return warning == nil
+    }
+
+    /// Writes a tagged copy of `file` to `output`.
+    ///
+    /// - Returns: `nil` when done, else the warning that says why the file stays as it is.
+    func tag(_ track: Track, file: URL, writingTo output: URL) async -> String? {
+        var tags = Self.tags(for: track)
+        if let url = track.artworkURL, let artwork { tags.cover = await artwork.artwork(for: url) }
+        do {
+            let format = try MediaTagger.tagFile(at: file, writingTo: output, tags: tags)
+            logger.debug(
+                "tagged", metadata: ["track": "\(track.id)", "format": "\(format.rawValue)", "cover": "\(tags.cover != nil)"])
+            return nil
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            logger.warning("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])
+            return "kept as downloaded, without tags: \(error.message)"
+        }
+    }
+
+    /// The warning of a finished download, once (when it is filed in the library).
+    func takeWarning(for trackID: Int) -> String? {
+        warnings.withLock { $0.removeValue(forKey: trackID) }
+    }
+
+    /// Stops fetching artwork.
+    func shutdown() async { await artwork?.shutdown() }
+
+    /// A track's tags, as the catalog describes it.
+    static func tags(for track: Track) -> TrackTags {
+        TrackTags(
+            title: track.name, artist: track.artist, album: track.album, genre: track.genre,
+            date: track.releaseDate.map(Self.day), trackNumber: track.trackNumber.map { TrackNumber($0, of: track.trackCount) })
+    }
+
+    /// A date as `yyyy-MM-dd` (UTC, as the catalog gives release dates).
+    static func day(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}
