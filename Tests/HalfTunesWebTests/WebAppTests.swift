@@ -13,47 +13,6 @@ import Testing
 /// The web app's API and its security rules, over a real socket.
 @Suite("Web app API", .timeLimit(.minutes(1)))
 struct WebAppTests {
-    struct Answer {
-        let status: Int
-        let body: Data
-        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
-    }
-
-    /// A running web app over a DemoCatalog, with its own home folder.
-    private func withWebApp(
-        catalogURL: URL? = nil, _ body: (URL, WebApp, DemoCatalog, URL) async throws -> Void
-    ) async throws {
-        try await withDemoCatalog { catalog, demoURL in
-            try await withTemporaryDirectory { home in
-                let service = try await DownloadService.open(home: HalfTunesHome(root: home), logger: quietLogger("d"))
-                let itunes = try ITunesCatalog(
-                    configuration: CatalogConfiguration(
-                        baseURL: catalogURL ?? demoURL, timeout: .seconds(5), callsPerMinute: nil),
-                    logger: quietLogger("c"))
-                let web = try WebApp(service: service, catalog: itunes, logger: silentLogger("web"))
-                try await withRunningServer({ onReady in web.application(port: 0, onReady: onReady) }) { url in
-                    try await body(url, web, catalog, home)
-                }
-                await service.close()
-            }
-        }
-    }
-
-    private func request(
-        _ url: URL, _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []
-    ) async throws -> Answer {
-        var request = HTTPClientRequest(url: url.absoluteString + path)
-        request.method = method
-        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        return Answer(
-            status: Int(response.status.code), body: Data(try await response.body.collect(upTo: 4 << 20).readableBytesView))
-    }
-
-    private func allowed(_ url: URL, _ web: WebApp) -> [(String, String)] {
-        [("Origin", url.absoluteString), ("X-HalfTunes-Token", web.token)]
-    }
-
     @Test("the page carries this process's token and the accessible controls")
     func page() async throws {
         try await withWebApp { url, web, _, _ in

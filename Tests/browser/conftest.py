@@ -66,6 +66,17 @@ def demo():
     assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
 
 
+@pytest.fixture
+def slow_demo():
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is not built: run swift build first")
+    # A 1.3 MB preview in about 13 seconds: playing starts long before the download ends.
+    app = Demo(throttle=100_000)
+    yield app
+    app.stop()
+    assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:

@@ -1,8 +1,11 @@
 """The web app in a real headless Chromium, found by role and name as a user would find things."""
+import io
 import json
+import pathlib
 import re
 import time
 import urllib.request
+import wave
 
 from playwright.sync_api import expect
 
@@ -30,6 +33,22 @@ def received(demo, track_id):
         if item["id"] == track_id:
             return item["receivedBytes"]
     return None
+
+
+def audio_frames(source):
+    """The PCM frames of a WAV file or URL, read by Python's own wave module (not by HalfTunes)."""
+    if source.startswith("http"):
+        with urllib.request.urlopen(source) as response:
+            data = io.BytesIO(response.read())
+    else:
+        data = io.BytesIO(pathlib.Path(source).read_bytes())
+    with wave.open(data, "rb") as audio:
+        return audio.readframes(audio.getnframes())
+
+
+def preview_url(demo, track_id):
+    listing = api_downloads(demo)
+    return next(item["previewURL"] for item in listing["library"] + listing["downloads"] if item["id"] == track_id)
 
 
 def test_search_shows_rows(demo, browser):
@@ -100,7 +119,8 @@ def test_play_a_downloaded_track(demo, browser):
     search(page, "fog horn")
     fog = row(page, "Fog Horn")
     fog.get_by_role("button", name="Download").click()
-    fog.get_by_role("button", name="Play Fog Horn").click(timeout=15_000)
+    expect(fog.get_by_text("In library")).to_be_visible(timeout=15_000)
+    fog.get_by_role("button", name="Play Fog Horn").click()
     expect(page.locator("#now-playing")).to_have_text("Playing: Fog Horn — The Paper Lanterns")
     page.wait_for_function("() => document.getElementById('player').currentTime > 0.5", timeout=10_000)
     assert page.evaluate("document.getElementById('player').paused") is False
@@ -130,7 +150,48 @@ def test_closing_every_tab_does_not_stop_the_download(demo, browser):
     while time.monotonic() < deadline and demo.library_files() != ["Greta Sundqvist - Kindling [1040].wav"]:
         time.sleep(0.1)
     assert demo.library_files() == ["Greta Sundqvist - Kindling [1040].wav"]
-    assert (demo.library / "Greta Sundqvist - Kindling [1040].wav").stat().st_size == 1_323_044
+    kindling = demo.library / "Greta Sundqvist - Kindling [1040].wav"
+    assert audio_frames(str(kindling)) == audio_frames(preview_url(demo, 1040))
+
+
+def test_play_while_downloading(slow_demo, browser):
+    page = browser.new_page()
+    page.goto(slow_demo.url)
+    search(page, "harbour")
+    harbour = row(page, "Love in the Harbour")
+    harbour.get_by_role("button", name="Download").click()
+    play = harbour.get_by_role("button", name="Play Love in the Harbour")
+    expect(play).to_be_visible(timeout=10_000)
+    percent = float(harbour.get_by_role("progressbar").get_attribute("value") or 0)
+    assert percent < 50, f"the download was already at {percent}%"
+    started = time.monotonic()
+    play.click()
+    page.wait_for_function("() => document.getElementById('player').currentTime > 0.2", timeout=5_000)
+    to_sound = time.monotonic() - started
+    # Still downloading while it plays.
+    expect(harbour.locator(".progress-label")).to_have_text(PERCENT_OF)
+    assert page.evaluate("document.getElementById('player').paused") is False
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "play-while-downloading.txt").write_text(
+        f"Play pressed at {percent:.1f}% downloaded; currentTime > 0.2 s after {to_sound:.2f} s\n")
+    expect(harbour.get_by_text("In library")).to_be_visible(timeout=30_000)
+    library = slow_demo.library / "The Paper Lanterns - Love in the Harbour [1001].wav"
+    assert audio_frames(str(library)) == audio_frames(preview_url(slow_demo, 1001))
+    assert page.evaluate("document.getElementById('player').error") is None
+
+
+def test_store_links_open_in_a_new_tab(demo, browser):
+    page = browser.new_page()
+    page.goto(demo.url)
+    search(page, "fog horn")
+    link = row(page, "Fog Horn").get_by_role("link", name="Fog Horn in the store")
+    expect(link).to_have_attribute("target", "_blank")
+    expect(link).to_have_attribute("rel", "noopener")
+    with page.context.expect_page() as opened:
+        link.click()
+    store = opened.value
+    store.wait_for_load_state()
+    expect(store.get_by_role("heading", level=1)).to_have_text("Fog Horn — The Paper Lanterns")
 
 
 def test_errors_show_in_the_page(demo, browser):

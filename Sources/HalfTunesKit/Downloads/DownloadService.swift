@@ -159,6 +159,24 @@ public actor DownloadService {
         try library.item(id: trackID).map(library.url(of:))
     }
 
+    /// A download in flight with bytes on disk, to play before it ends: its partial file (read
+    /// it, never write it), the full size when known, and the type the server gave. `nil` when
+    /// the track is not downloading or nothing has arrived yet.
+    public func partialDownload(trackID: Int) async -> PartialDownload? {
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id), let file = transfer.partialFile,
+            transfer.state != .completed, transfer.state != .cancelled, transfer.receivedBytes > 0
+        else { return nil }
+        let type = LibraryNaming.fileExtension(previewURL: tracksByTransfer[id]?.previewURL, contentType: transfer.contentType)
+        return PartialDownload(file: file, expectedBytes: transfer.expectedBytes, fileExtension: type)
+    }
+
+    /// Whether a track is still on its way: queued, downloading or paused (not failed, not
+    /// cancelled, not yet in the library).
+    public func isUnderway(trackID: Int) async -> Bool {
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id) else { return false }
+        return [.queued, .running, .paused].contains(transfer.state)
+    }
+
     /// Downloads in flight (queued, downloading, paused, failed), in queue order.
     public func downloads() async -> [DownloadStatus] {
         await session.transfers().compactMap { transfer in

@@ -3,16 +3,18 @@ import HalfTunesKit
 import Hummingbird
 
 extension WebApp {
-    /// `/library/<track id>`: a downloaded track's file, with Range support so the player can seek.
-    /// The file is found by track id in the library; the request never names a path.
+    /// The media type of each audio file extension the library holds.
+    static let audioTypes: [String: MediaType] = [
+        "wav": MediaType(type: .audio, subType: "wav"), "m4a": MediaType(type: .audio, subType: "mp4"),
+        "aac": MediaType(type: .audio, subType: "aac"), "mp3": MediaType(type: .audio, subType: "mpeg"),
+    ]
+
+    /// `/library/<track id>`: a downloaded track's file, with Range support so the player can seek;
+    /// or, while the track downloads, the bytes so far and the rest as they arrive. The file is
+    /// found by track id; the request never names a path.
     func addLibraryFileRoutes(to router: Router<WebContext>) {
-        let files = FileMiddleware<WebContext, LocalFileSystem>(
-            service.home.library.path, logger: logger
-        )
-        .withAdditionalMediaTypes(forFileExtensions: [
-            "wav": MediaType(type: .audio, subType: "wav"), "m4a": MediaType(type: .audio, subType: "mp4"),
-            "aac": MediaType(type: .audio, subType: "aac"), "mp3": MediaType(type: .audio, subType: "mpeg"),
-        ])
+        let files = FileMiddleware<WebContext, LocalFileSystem>(service.home.library.path, logger: logger)
+            .withAdditionalMediaTypes(forFileExtensions: Self.audioTypes)
         let path = RouterPath(APIRoute.Pattern.file.path)
         router.on(path, method: .get) { request, context in try await serveLibraryFile(request, context, files) }
         router.on(path, method: .head) { request, context in try await serveLibraryFile(request, context, files) }
@@ -21,7 +23,15 @@ extension WebApp {
     private func serveLibraryFile(
         _ request: Request, _ context: WebContext, _ files: FileMiddleware<WebContext, LocalFileSystem>
     ) async throws -> Response {
-        let file = URL(fileURLWithPath: try await control.playTarget(try trackID(context)).file ?? "")
+        let id = try trackID(context)
+        let target: Result<DownloadDocument, DownloadError>
+        do { target = .success(try await control.playTarget(id)) } catch { target = .failure(error) }
+        if case .failure(let error) = target {
+            // Not in the library: a download in progress plays from the bytes it has.
+            guard error.code == .notFound, let partial = await service.partialDownload(trackID: id) else { throw error }
+            return servePartial(partial, trackID: id, request)
+        }
+        let file = URL(fileURLWithPath: (try? target.get().file) ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         head.path = "/" + encoded
@@ -33,5 +43,39 @@ extension WebApp {
         } catch let error as HTTPError where error.status == .notFound {
             throw DownloadError(.notFound, "that track's file is missing")
         }
+    }
+
+    /// A download in progress, as a file being written: its full length when known (so the
+    /// player can seek, and a range not yet downloaded is waited for), ranges, no caching.
+    private func servePartial(_ partial: PartialDownload, trackID: Int, _ request: Request) -> Response {
+        var headers: HTTPFields = [.cacheControl: "no-store", .acceptRanges: "bytes"]
+        headers[.contentType] = (Self.audioTypes[partial.fileExtension] ?? MediaType(type: .audio, subType: "mp4")).description
+        let service = service
+        let underway: @Sendable () async -> Bool = { await service.isUnderway(trackID: trackID) }
+        var status = HTTPResponse.Status.ok
+        var range: (start: Int64, end: Int64?) = (0, nil)
+        if let length = partial.expectedBytes {
+            switch ByteRange.parse(request.headers[.range], length: length) {
+            case .whole:
+                range = (0, length)
+            case .partial(let bytes):
+                status = .partialContent
+                range = (bytes.lowerBound, bytes.upperBound + 1)
+                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(length)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(length)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        let contentLength = range.end.map { Int($0 - range.start) }
+        if let contentLength { headers[.contentLength] = String(contentLength) }
+        guard request.method != .head else { return Response(status: status, headers: headers) }
+        let body = GrowingFileBody(file: partial.file, range: range, isUnderway: underway)
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: contentLength) { writer in
+                try await body.write(to: &writer)
+                try await writer.finish(nil)
+            })
     }
 }

@@ -86,6 +86,8 @@ function actionsFor(item) {
     return bar;
   };
   const label = (text) => element("span", { class: "progress-label" }, text);
+  // A download with bytes on disk plays at once; the server sends the rest as it arrives.
+  const playEarly = () => (item.receivedBytes > 0 ? [button("Play", item, () => play(item))] : []);
   switch (item.state) {
     case "notDownloaded":
       if (item.downloadable) cell.append(button("Download", item, () => act("POST", `/api/downloads/${id}`)));
@@ -97,11 +99,11 @@ function actionsFor(item) {
       break;
     case "downloading":
       cell.append(progress(), label(progressText(item)), button("Pause", item, () => act("POST", `/api/downloads/${id}/pause`)),
-        button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)));
+        button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)), ...playEarly());
       break;
     case "paused":
       cell.append(progress(), label("Paused"), button("Resume", item, () => act("POST", `/api/downloads/${id}/resume`)),
-        button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)));
+        button("Cancel", item, () => act("DELETE", `/api/downloads/${id}`, id)), ...playEarly());
       break;
     case "failed":
       cell.append(label(`Failed: ${item.reason || "unknown error"}`),
@@ -112,7 +114,15 @@ function actionsFor(item) {
       cell.append(element("span", { class: "in-library" }, "In library"), button("Play", item, () => play(item)));
       break;
   }
+  cell.append(storeLink(item));
   return cell;
+}
+
+// The track's page in the store, beside its preview (the store's terms expect the link).
+function storeLink(item) {
+  if (!item.storeURL) return "";
+  return element("a", { href: item.storeURL, target: "_blank", rel: "noopener", class: "store-link",
+    "aria-label": `${item.name} in the store` }, "Store");
 }
 
 function resultRow(item) {
@@ -141,6 +151,7 @@ function updateProgress(id) {
   const bar = row.querySelector("progress");
   const label = row.querySelector(".progress-label");
   if (!bar || !label) return renderRow(id);
+  if (item.receivedBytes > 0 && ![...row.querySelectorAll("button")].some((b) => b.textContent === "Play")) return renderRow(id);
   if (item.expectedBytes) bar.value = (item.receivedBytes * 100) / item.expectedBytes;
   label.textContent = progressText(item);
 }
@@ -151,7 +162,7 @@ function renderLibrary() {
     element("td", {}, item.name), element("td", {}, item.artist), element("td", {}, item.album || "—"),
     element("td", {}, element("div", { class: "actions" },
       button("Play", item, () => play(item)),
-      button("Remove", item, () => act("DELETE", `/api/library/${item.id}`, item.id)))))));
+      button("Remove", item, () => act("DELETE", `/api/library/${item.id}`, item.id)), storeLink(item))))));
   $("#library").hidden = libraryItems.length === 0;
   $("#library-status").hidden = libraryItems.length !== 0;
   const { count, bytes: size } = libraryTotals;

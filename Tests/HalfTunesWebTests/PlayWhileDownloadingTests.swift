@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import DemoCatalog
+import Foundation
+import HalfTunesKit
+import NIOHTTP1
+import TestSupport
+import Testing
+
+@testable import HalfTunesWeb
+
+/// `/library/:id` of a track still downloading: what is on disk at once, the rest as it arrives.
+@Suite("Playing while downloading", .timeLimit(.minutes(1)))
+struct PlayWhileDownloadingTests {
+    /// Starts a throttled download of `id` and waits (on the API) until some, not all, of it is on disk.
+    private func startSlowDownload(_ id: Int, _ url: URL, _ web: WebApp, _ catalog: DemoCatalog, bytesPerSecond: Int)
+        async throws -> Int
+    {
+        catalog.setFaults(PreviewFaults(bytesPerSecond: bytesPerSecond))
+        #expect(try await request(url, "/library/\(id)").status == 404)
+        #expect(try await request(url, "/api/downloads/\(id)", method: .POST, headers: allowed(url, web)).status == 200)
+        while true {
+            let listing = try await request(url, "/api/downloads").json
+            let item = (listing?["downloads"] as? [[String: Any]])?.first { $0["id"] as? Int == id }
+            let received = item?["receivedBytes"] as? Int ?? 0
+            if received > 0 { return received }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test("the whole body is the server's bytes; a range not yet downloaded is waited for, then sent")
+    func streams() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            let preview = try #require(catalog.preview(for: 1001)).data
+            let received = try await startSlowDownload(1001, url, web, catalog, bytesPerSecond: 500_000)
+            #expect(received < 1_200_000, "the range asked for below must not be on disk yet")
+            async let whole = request(url, "/library/1001")
+            async let tail = request(url, "/library/1001", headers: [("Range", "bytes=1200000-1200099")])
+            let (body, range) = try await (whole, tail)
+            #expect(body.status == 200)
+            #expect(body.body == preview, "the bytes as they arrived are the server's, in order")
+            #expect(range.status == 206)
+            #expect(range.body == preview[1_200_000..<1_200_100])
+            // Once in the library, the track is served from there: tagged, with the same audio.
+            while (try await request(url, "/api/downloads").json?["library"] as? [Any])?.isEmpty != false {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let library = try await request(url, "/library/1001")
+            #expect(WAVAudio.audioHash(library.body) == WAVAudio.audioHash(preview))
+        }
+    }
+
+    @Test("cancelling the download ends the stream instead of leaving the player hanging")
+    func cancelEnds() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            let preview = try #require(catalog.preview(for: 1002)).data
+            _ = try await startSlowDownload(1002, url, web, catalog, bytesPerSecond: 100_000)
+            let listening = Task { try await request(url, "/library/1002") }
+            try await Task.sleep(for: .milliseconds(300))  // let the stream start (either order must end)
+            #expect(try await request(url, "/api/downloads/1002", method: .DELETE, headers: allowed(url, web)).status == 204)
+            let outcome = await listening.result
+            if case .success(let answer) = outcome {
+                #expect(answer.body.count < preview.count, "a cancelled download cannot have sent all its bytes")
+            }
+            #expect(try await request(url, "/library/1002").status == 404)
+        }
+    }
+
+    @Test(
+        "byte ranges",
+        arguments: [
+            ("bytes=0-99", ByteRange.partial(0...99)), ("bytes=100-", .partial(100...999)), ("bytes=-10", .partial(990...999)),
+            ("bytes=990-5000", .partial(990...999)), ("bytes=1000-", .unsatisfiable), ("bytes=5-1", .whole),
+            ("bytes=0-1,5-6", .whole), ("items=0-5", .whole), ("bytes=x-", .whole),
+        ] as [(String, ByteRange)])
+    func ranges(header: String, expected: ByteRange) {
+        #expect(ByteRange.parse(header, length: 1000) == expected)
+    }
+}
