@@ -125,12 +125,38 @@ public actor LocalDownloadControl: DownloadControl {
 
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         try await DownloadError.catching {
-            guard let status = try await libraryStatus(of: trackID) else {
+            if let status = try await libraryStatus(of: trackID) { return DownloadDocument(status) }
+            guard let partial = try await partialTarget(trackID) else {
                 throw DownloadError(
                     .notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
             }
-            return DownloadDocument(status)
+            return partial
         }
+    }
+
+    /// A track downloading (here or in another process) with bytes on disk: its document, with
+    /// the partial file as `file` and the state `downloading`.
+    private func partialTarget(_ trackID: Int) async throws -> DownloadDocument? {
+        if let service, let partial = await service.partialDownload(trackID: trackID),
+            var document = try await status(of: trackID).map(DownloadDocument.init)
+        {
+            document.file = partial.file.path
+            return document
+        }
+        // Another process (a foreground `download`) may own the session: its partial file is
+        // the only sign, named after the track.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: home.library.path)) ?? []
+        guard
+            let name = names.first(where: {
+                $0.hasSuffix(".part") && LibraryNaming.trackID(inFileName: String($0.dropLast(5))) == trackID
+            })
+        else { return nil }
+        let file = home.library.appendingPathComponent(name)
+        let title = (String(name.dropLast(5)) as NSString).deletingPathExtension
+        var document = DownloadDocument(Track(id: trackID, name: title, artist: ""), status: nil)
+        (document.state, document.file) = (.downloading, file.path)
+        document.receivedBytes = FolderStamp.size(of: file) ?? 0
+        return document
     }
 
     public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {

@@ -8,25 +8,40 @@ public struct AudioPlayer: Sendable, Hashable {
     /// Its arguments, the file last.
     public let arguments: [String]
 
-    private static let candidates: [(name: String, arguments: [String], wavOnly: Bool)] = [
-        ("mpv", ["--no-video", "--really-quiet"], false),
-        ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "error"], false),
-        ("paplay", [], true),
-        ("aplay", ["-q"], true),
-        ("afplay", [], false),
+    private static let candidates: [(name: String, arguments: [String], wavOnly: Bool, standardInput: String?)] = [
+        ("mpv", ["--no-video", "--really-quiet"], false, "-"),
+        ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "error"], false, "pipe:0"),
+        ("paplay", [], true, ""),
+        ("aplay", ["-q"], true, ""),
+        ("afplay", [], false, nil),
     ]
 
     /// The player for `file`, or an error saying which to install.
     public static func find(
         for file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(DownloadError) -> AudioPlayer {
-        let isWAV = file.pathExtension.lowercased() == "wav"
+        try find(fileExtension: file.pathExtension, input: file.path, environment: environment)
+    }
+
+    /// The player for audio that arrives on its standard input (a download still in progress),
+    /// or an error saying which to install.
+    public static func findForStandardInput(
+        fileExtension: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DownloadError) -> AudioPlayer {
+        try find(fileExtension: fileExtension, input: nil, environment: environment)
+    }
+
+    private static func find(
+        fileExtension: String, input: String?, environment: [String: String]
+    ) throws(DownloadError) -> AudioPlayer {
+        let isWAV = fileExtension.lowercased() == "wav"
         let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
         for candidate in candidates where isWAV || !candidate.wavOnly {
+            guard let argument = input ?? candidate.standardInput else { continue }
             for folder in folders where !folder.isEmpty {
                 let path = URL(fileURLWithPath: folder).appendingPathComponent(candidate.name)
                 if FileManager.default.isExecutableFile(atPath: path.path) {
-                    return AudioPlayer(executable: path, arguments: candidate.arguments + [file.path])
+                    return AudioPlayer(executable: path, arguments: candidate.arguments + (argument.isEmpty ? [] : [argument]))
                 }
             }
         }

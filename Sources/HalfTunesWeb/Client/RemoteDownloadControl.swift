@@ -42,8 +42,11 @@ public struct RemoteDownloadControl: DownloadControl {
     public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { try await call(.retag(trackID)) }
 
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
-        // The server runs on this machine: its library file is what to play.
-        guard let document = try await listing().library.first(where: { $0.id == trackID }), document.file != nil else {
+        // The server runs on this machine: its library file is what to play; a download in
+        // progress with bytes plays from the server's /library/:id, which sends the rest as it comes.
+        let listing = try await listing()
+        if let document = listing.library.first(where: { $0.id == trackID }), document.file != nil { return document }
+        guard let document = listing.downloads.first(where: { $0.id == trackID && $0.receivedBytes > 0 }) else {
             throw DownloadError(
                 .notFound, "track \(trackID) is not in the library; download it first: halftunes download \(trackID)")
         }

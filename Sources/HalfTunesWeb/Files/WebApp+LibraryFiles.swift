@@ -24,14 +24,15 @@ extension WebApp {
         _ request: Request, _ context: WebContext, _ files: FileMiddleware<WebContext, LocalFileSystem>
     ) async throws -> Response {
         let id = try trackID(context)
-        let target: Result<DownloadDocument, DownloadError>
-        do { target = .success(try await control.playTarget(id)) } catch { target = .failure(error) }
-        if case .failure(let error) = target {
-            // Not in the library: a download in progress plays from the bytes it has.
-            guard error.code == .notFound, let partial = await service.partialDownload(trackID: id) else { throw error }
+        let target = try await control.playTarget(id)
+        if target.state != .downloaded {
+            // Not in the library yet: a download in progress plays from the bytes it has.
+            guard let partial = await service.partialDownload(trackID: id) else {
+                throw DownloadError(.notFound, "track \(id) has nothing to play yet")
+            }
             return servePartial(partial, trackID: id, request)
         }
-        let file = URL(fileURLWithPath: (try? target.get().file) ?? "")
+        let file = URL(fileURLWithPath: target.file ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         head.path = "/" + encoded
@@ -70,11 +71,13 @@ extension WebApp {
         let contentLength = range.end.map { Int($0 - range.start) }
         if let contentLength { headers[.contentLength] = String(contentLength) }
         guard request.method != .head else { return Response(status: status, headers: headers) }
-        let body = GrowingFileBody(file: partial.file, range: range, isUnderway: underway)
+        let reader = GrowingFileReader(file: partial.file, start: range.start, end: range.end, isUnderway: underway)
         return Response(
             status: status, headers: headers,
             body: ResponseBody(contentLength: contentLength) { writer in
-                try await body.write(to: &writer)
+                let complete = try await reader.read { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+                // A body of known length cut short: the connection closes, and the player knows.
+                guard complete else { throw DownloadError(.notFound, "the download stopped before its end") }
                 try await writer.finish(nil)
             })
     }

@@ -5,7 +5,7 @@ import HalfTunesKit
 /// `halftunes play ID`: plays a downloaded track through the system's audio player.
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Play a downloaded track (with mpv, ffplay, paplay/aplay or afplay).")
+        commandName: "play", abstract: "Play a track, downloaded or downloading (with mpv, ffplay, paplay/aplay or afplay).")
 
     @Argument(help: "The track id.") var id: Int
     @OptionGroup var homeOptions: HomeOptions
@@ -13,7 +13,15 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let track = try await homeOptions.withControl(downloading: false) { try await $0.playTarget(id) }
+            let track = try await homeOptions.withControl(downloading: false) { control in
+                let track = try await control.playTarget(id)
+                if track.state != .downloaded {
+                    Terminal.write("Playing \(DisplayWidth.printable(track.name)) while it downloads\n")
+                    try await StreamingPlayback.play(track, owner: control.owner)
+                }
+                return track
+            }
+            guard track.state == .downloaded else { return }
             let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
             Terminal.write(
                 "Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n"

@@ -1,0 +1,76 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// `halftunes play ID` on a track still downloading, with a stand-in player on the PATH that
+/// keeps what it is given: the bytes the player got must be the server's, all of them.
+@Suite("halftunes play while downloading", .timeLimit(.minutes(1)))
+struct PlayCommandTests {
+    /// A folder with an `mpv` that writes its arguments and its standard input to files.
+    private func recordingPlayer(in folder: URL) throws -> (path: String, heard: URL, arguments: URL) {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let heard = folder.appendingPathComponent("heard.bin")
+        let arguments = folder.appendingPathComponent("arguments.txt")
+        let script = bin.appendingPathComponent("mpv")
+        try "#!/bin/sh\necho \"$@\" > '\(arguments.path)'\ncat > '\(heard.path)'\n".write(
+            to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (bin.path + ":/usr/bin:/bin", heard, arguments)
+    }
+
+    private func environment(_ home: URL, catalog: URL, path: String? = nil) -> [String: String] {
+        var environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString]
+        environment["PATH"] = path
+        return environment
+    }
+
+    @Test("beside a foreground download (no server): the player gets the partial file as it grows, to the end")
+    func besideForegroundDownload() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = folder.appendingPathComponent("home")
+                let player = try recordingPlayer(in: folder)
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
+                let download = try ChildProcess(
+                    try BuiltProducts.halftunes, ["download", "1003", "--json"], environment: environment(home, catalog: url))
+                _ = await download.waitForLine { $0.contains(#""event":"progress""#) ? true : nil }
+                let play = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["play", "1003"], environment: environment(home, catalog: url, path: player.path)
+                )
+                #expect(play.status == 0, "\(play.stderr)")
+                #expect(play.stdout.contains("while it downloads"))
+                #expect(await download.wait().status == 0)
+                #expect(try Data(contentsOf: player.heard) == catalog.preview(for: 1003)!.data)
+                #expect(try String(contentsOf: player.arguments, encoding: .utf8).hasSuffix(" -\n"))
+            }
+        }
+    }
+
+    @Test("with serve running: the player gets the server's stream of the download, to the end")
+    func throughServer() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = folder.appendingPathComponent("home")
+                let player = try recordingPlayer(in: folder)
+                let server = try ChildProcess(
+                    try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment(home, catalog: url))
+                _ = await server.waitForLine { $0.contains("http://127.0.0.1:") ? true : nil }
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1004)
+                let download = try ChildProcess(
+                    try BuiltProducts.halftunes, ["download", "1004", "--json"], environment: environment(home, catalog: url))
+                _ = await download.waitForLine { $0.contains(#""event":"progress""#) ? true : nil }
+                let play = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["play", "1004"], environment: environment(home, catalog: url, path: player.path)
+                )
+                #expect(play.status == 0, "\(play.stderr)")
+                #expect(play.stdout.contains("while it downloads"))
+                #expect(await download.wait().status == 0)
+                #expect(try Data(contentsOf: player.heard) == catalog.preview(for: 1004)!.data)
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+            }
+        }
+    }
+}
