@@ -231,7 +231,14 @@ struct TransferRunner: Sendable {
             let download = CompletedDownload(
                 transferID: job.id, tag: job.tag, file: URL(fileURLWithPath: job.partialPath),
                 replacement: URL(fileURLWithPath: replacement), destination: URL(fileURLWithPath: job.destinationPath))
-            if await finisher(download), PartialFile.length(at: replacement) > 0 {
+            let finished = await finisher(download)
+            if Task.isCancelled {
+                // Paused or closed while finishing: the complete partial file stays, and is
+                // finished again when the transfer resumes (the server then has no byte to send).
+                unlink(replacement)
+                return .stopped
+            }
+            if finished, PartialFile.length(at: replacement) > 0 {
                 try PartialFile(path: replacement, offset: PartialFile.length(at: replacement), flushes: durability.flushes)
                     .finish(at: job.destinationPath)
                 unlink(job.partialPath)
