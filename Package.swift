@@ -108,6 +108,11 @@ let package = Package(
             path: "Benchmarks/Sources/transfer-bench"
         ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Benchmarks/Sources/urlsession-bench"),
+        // Issue 10's measures: the time to tag a preview, and what tags and artwork cost a batch of downloads.
+        .executableTarget(
+            name: "tag-bench",
+            dependencies: ["HalfTunesKit", "MediaTags", "ITunesSearch", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/Sources/tag-bench"),
         // The example of issue 11: Apple's tutorial download service, ported by renaming four types.
         .target(
             name: "DownloadService", dependencies: ["Transfers"], path: "Examples/DownloadService/Sources/DownloadService"),

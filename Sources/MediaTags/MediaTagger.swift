@@ -27,27 +27,53 @@ public enum MediaTagger {
     /// - Returns: The file's container.
     @discardableResult
     public static func tagFile(at source: URL, writingTo destination: URL, tags: TrackTags) throws(MediaTagError) -> MediaFormat {
-        let bytes: [UInt8]
-        do {
-            let handle = try FileHandle(forReadingFrom: source)
-            defer { try? handle.close() }
-            let size = try handle.seekToEnd()
-            guard size <= UInt64(maximumFileSize) else {
-                throw MediaTagError(.unsupported, "a file over \(maximumFileSize >> 20) MiB is not tagged")
-            }
-            try handle.seek(toOffset: 0)
-            bytes = Array(try handle.readToEnd() ?? Data())
-        } catch let error as MediaTagError {
-            throw error
-        } catch {
-            throw MediaTagError(.fileSystem, "cannot read \(source.path): \(error.localizedDescription)")
-        }
-        let (format, tagged) = try tag(bytes, with: tags)
-        do {
-            try Data(tagged).write(to: destination)
-        } catch {
-            throw MediaTagError(.fileSystem, "cannot write \(destination.path): \(error.localizedDescription)")
-        }
+        let (format, tagged) = try tag(try read(source), with: tags)
+        try write(tagged, to: destination)
         return format
+    }
+
+    /// A whole file, read straight into an array (no `Data` in between: previews are tagged by the hundred).
+    static func read(_ file: URL) throws(MediaTagError) -> [UInt8] {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw fileError("read", file) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw fileError("read", file) }
+        let size = Int(info.st_size)
+        guard size <= maximumFileSize else {
+            throw MediaTagError(.unsupported, "a file over \(maximumFileSize >> 20) MiB is not tagged")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, size - done, off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw fileError("read", file) }
+            done += count
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to a new file at `file` (replacing one that is there); nothing stays on failure.
+    static func write(_ bytes: [UInt8], to file: URL) throws(MediaTagError) {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fileError("write", file) }
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, bytes.count - done) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let error = fileError("write", file)
+                close(descriptor)
+                unlink(file.path)
+                throw error
+            }
+            done += count
+        }
+        close(descriptor)
+    }
+
+    private static func fileError(_ action: String, _ file: URL) -> MediaTagError {
+        MediaTagError(.fileSystem, "cannot \(action) \(file.path): \(String(cString: strerror(errno)))")
     }
 }

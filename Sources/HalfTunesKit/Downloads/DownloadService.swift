@@ -101,6 +101,8 @@ public actor DownloadService {
             url: url, destination: home.library.appendingPathComponent(name), tag: DownloadTag(track: track).encoded)
         transfersByTrack[track.id] = id
         tracksByTransfer[id] = track
+        // The cover is fetched while the preview downloads, so tagging at the end finds it ready.
+        tagger.prefetchArtwork(for: track)
     }
 
     /// Pauses a track's download, keeping what was received.

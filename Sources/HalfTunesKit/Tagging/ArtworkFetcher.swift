@@ -17,6 +17,8 @@ actor ArtworkFetcher {
 
     /// Made at the first fetch (a service that never fetches has nothing to shut down).
     private var client: HTTPClient?
+    /// Set by ``shutdown()``: no client is made after it (a prefetch may still be on its way).
+    private var isShutDown = false
     private let folder: URL
     private let logger: Logger
     private var inFlight: [URL: Task<Artwork?, Never>] = [:]
@@ -47,16 +49,19 @@ actor ArtworkFetcher {
 
     /// Stops the HTTP client.
     func shutdown() async {
+        isShutDown = true
         try? await client?.shutdown()
         client = nil
     }
 
-    private func httpClient() -> HTTPClient {
+    private func httpClient() throws -> HTTPClient {
         if let client { return client }
-        let made = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10))))
+        guard !isShutDown else { throw CancellationError() }
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        // Covers are small and fetched while previews download: a batch asks for many at once.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
+        let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         client = made
         return made
     }

@@ -12,12 +12,15 @@ import Transfers
 /// not parse, is kept exactly as downloaded, with a warning that its events and `list` show.
 final class DownloadTagger: Sendable {
     private let artwork: ArtworkFetcher?
+    /// Whether downloads are tagged as they finish (`halftunes tag` tags either way).
+    private let writesTags: Bool
     private let logger: Logger
     /// Warnings of downloads finished but not yet filed in the library, by track id.
     private let warnings = Mutex<[Int: String]>([:])
 
     init(options: TaggingOptions, cacheFolder: URL, logger: Logger) {
         artwork = options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, logger: logger) : nil
+        writesTags = options.writesTags
         self.logger = logger
     }
 
@@ -45,6 +48,13 @@ final class DownloadTagger: Sendable {
             logger.warning("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])
             return "kept as downloaded, without tags: \(error.message)"
         }
+    }
+
+    /// Starts fetching a track's cover (when tags are written), so it is ready when the
+    /// download ends; the tagging step then shares the fetch or finds the cover cached.
+    func prefetchArtwork(for track: Track) {
+        guard writesTags, let artwork, let url = track.artworkURL else { return }
+        Task { _ = await artwork.artwork(for: url) }
     }
 
     /// The warning of a finished download, once (when it is filed in the library).
