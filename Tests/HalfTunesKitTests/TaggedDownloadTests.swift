@@ -31,6 +31,8 @@ struct TaggedDownloadTests {
                 "/img/a/600x600bb.jpg": try Data(contentsOf: MediaFixtures.url("artwork-600.jpg")),
                 "/img/b/100x100bb.png": try Data(contentsOf: MediaFixtures.url("artwork-100.png")),
                 "/img/d/600x600bb.jpg": Data("not an image".utf8),
+                // A "JPEG" past the 5 MiB limit.
+                "/img/e/600x600bb.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(count: 6 << 20),
             ]
             router.get("/previews/:name") { _, context in
                 guard let data = files[context.parameters.get("name") ?? ""] else { return Response(status: .notFound) }
@@ -68,6 +70,7 @@ struct TaggedDownloadTests {
                     Self.track(3, "tagged.m4a", artwork: "img/c/100x100bb.jpg", base: base),  // no artwork at all
                     Self.track(4, "page.m4a", artwork: "img/a/100x100bb.jpg", base: base),  // same cover as 1: fetched once
                     Self.track(5, "first.m4a", artwork: "img/d/100x100bb.jpg", base: base),  // "artwork" that is not an image
+                    Self.track(6, "last.m4a", artwork: "img/e/100x100bb.jpg", base: base),  // a cover past 5 MiB
                 ]
                 let service = try await DownloadService.open(home: HalfTunesHome(root: folder), logger: quietLogger("d"))
                 let events = service.events()
@@ -82,7 +85,7 @@ struct TaggedDownloadTests {
 
                 let sources = [
                     1: "preview-moov-first.m4a", 2: "preview-moov-last.m4a", 3: "preview-already-tagged.m4a",
-                    5: "preview-moov-first.m4a",
+                    5: "preview-moov-first.m4a", 6: "preview-moov-last.m4a",
                 ]
                 for (id, source) in sources.sorted(by: { $0.key < $1.key }) {
                     let file = try #require(completed[id]?.file)

@@ -18,9 +18,11 @@ struct TagBench {
         case "tag" where arguments.count == 4: try tag(arguments[1], cover: arguments[2], rounds: Int(arguments[3]) ?? 100)
         case "batch" where arguments.count == 6:
             try await batch(
-                previews: arguments[1], artwork: arguments[2], count: Int(arguments[3]) ?? 200, home: arguments[4], mode: arguments[5])
+                previews: arguments[1], artwork: arguments[2], count: Int(arguments[3]) ?? 200, home: arguments[4],
+                mode: arguments[5])
         default:
-            FileHandle.standardError.write(Data("usage: tag-bench tag FILE COVER ROUNDS | batch PREVIEWS-URL ARTWORK-URL COUNT HOME MODE\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: tag-bench tag FILE COVER ROUNDS | batch PREVIEWS-URL ARTWORK-URL COUNT HOME MODE\n".utf8))
             exit(2)
         }
     }
@@ -43,7 +45,8 @@ struct TagBench {
             files.append(milliseconds(ContinuousClock.now - fileStart))
         }
         print(
-            #"{"bytes":\#(bytes.count),"medianMs":\#(percentile(memory, 0.5)),"p90Ms":\#(percentile(memory, 0.9)),"# + #""fileMedianMs":\#(percentile(files, 0.5))}"#)
+            #"{"bytes":\#(bytes.count),"medianMs":\#(percentile(memory, 0.5)),"p90Ms":\#(percentile(memory, 0.9)),"#
+                + #""fileMedianMs":\#(percentile(files, 0.5))}"#)
     }
 
     static func batch(previews: String, artwork: String, count: Int, home: String, mode: String) async throws {
