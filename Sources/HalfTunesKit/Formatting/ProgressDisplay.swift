@@ -1,9 +1,11 @@
 import Foundation
 import ITunesSearch
 
-/// Shows downloads as they go, as a command line does: one redrawn line per track on a terminal,
-/// plain lines otherwise, NDJSON of ``WireEvent`` with `--json`. It writes through the closures it
-/// is given, so it needs no terminal of its own (and tests need none).
+/// Shows downloads as they go, as a command line does: on a terminal, one line per track redrawn
+/// in place (title, bar, "42.0% of 1.1 MB", speed, time left; see ``ProgressLine``), a total line
+/// when there are several, and one summary line left by each finished track; plain lines
+/// otherwise; NDJSON of ``WireEvent`` with `--json`. It writes through the closures it is given,
+/// so it needs no terminal of its own (and tests need none).
 public final class ProgressDisplay {
     /// How to show progress.
     public enum Mode: Sendable { case terminal, plain, json }
@@ -11,29 +13,39 @@ public final class ProgressDisplay {
     private struct Line {
         var title: String
         var text: String
+        /// While bytes arrive: what the terminal's bar shows.
+        var figures: ProgressLine.Figures?
+        var finished = false
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
     }
 
     private let mode: Mode
+    private let color: Bool
     private let columns: () -> Int?
     private let write: (String) -> Void
     private let warn: (String) -> Void
     private var order: [Int] = []
     private var lines: [Int: Line] = [:]
     private var drawn = 0
+    /// Lines to print once, above the redrawn ones (finished tracks, notes).
+    private var summaries: [String] = []
     private var lastDraw = ContinuousClock.now - .seconds(1)
 
     /// A display.
     ///
     /// - Parameters:
-    ///   - columns: The terminal's width, when it has one.
+    ///   - color: Whether the terminal's bars may be coloured (not with `NO_COLOR`).
+    ///   - columns: The terminal's width, when it has one (asked at every redraw, so the display
+    ///     follows the window's size).
     ///   - write: Writes to standard output.
     ///   - warn: Writes a line for the person (standard error).
     public init(
-        mode: Mode, columns: @escaping () -> Int?, write: @escaping (String) -> Void, warn: @escaping (String) -> Void
+        mode: Mode, color: Bool = false, columns: @escaping () -> Int?, write: @escaping (String) -> Void,
+        warn: @escaping (String) -> Void
     ) {
         self.mode = mode
+        self.color = color
         self.columns = columns
         self.write = write
         self.warn = warn
@@ -44,7 +56,10 @@ public final class ProgressDisplay {
         let id = document.id
         let status = document.status
         if lines[id] == nil { order.append(id) }
-        lines[id] = Line(title: DisplayWidth.printable(document.name), text: describe(status))
+        lines[id] = Line(
+            title: DisplayWidth.printable(document.name), text: describe(status),
+            finished: document.state == .downloaded || document.state == .failed)
+        if mode == .terminal, lines[id]!.finished { summaries.append(summary(lines[id]!)) }
         switch mode {
         case .json:
             emit(WireEvent(.stateChanged(trackID: id, state: document.state)))
@@ -64,12 +79,15 @@ public final class ProgressDisplay {
             line.samples.append((now, received))
             line.samples.removeAll { now - $0.time > .seconds(3) }
             var text = ProgressText.progress(received: received, expected: expected)
+            var rate: Double?
             if let first = line.samples.first, now - first.time > .milliseconds(300) {
                 let seconds =
                     Double((now - first.time).components.attoseconds) / 1e18 + Double((now - first.time).components.seconds)
-                text += ", " + ProgressText.rate(bytesPerSecond: Double(received - first.bytes) / seconds)
+                rate = Double(received - first.bytes) / seconds
+                text += ", " + ProgressText.rate(bytesPerSecond: rate!)
             }
             line.text = text
+            line.figures = ProgressLine.Figures(received: received, expected: expected, bytesPerSecond: rate)
             switch mode {
             case .json:
                 emit(WireEvent(event))
@@ -85,8 +103,8 @@ public final class ProgressDisplay {
                 break
             }
         case .stateChanged(_, let state):
-            if state == .paused { line.text = "Paused" }
-            if state == .queued { line.text = "Queued" }
+            if state == .paused { (line.text, line.figures) = ("Paused", nil) }
+            if state == .queued { (line.text, line.figures) = ("Queued", nil) }
             if mode == .json { emit(WireEvent(event)) }
         case .completed(_, let file, let warning):
             let note = warning.map { " (\($0))" } ?? ""
@@ -103,29 +121,66 @@ public final class ProgressDisplay {
         case .fellBehind:
             return
         }
+        if event.isFinal, !line.finished {
+            line.finished = true
+            if mode == .terminal { summaries.append(summary(line)) }
+        }
         lines[id] = line
         if mode == .terminal { redraw(force: event.isFinal) }
     }
 
     /// Reports a line of its own (a pause on Ctrl-C, say).
     public func note(_ text: String) {
-        if mode == .terminal { redraw(force: true) }
+        switch mode {
+        case .terminal:
+            summaries.append(text)
+            redraw(force: true)
+        case .plain: write(text + "\n")
         // Standard output stays pure NDJSON of download events; a note is for the person.
-        if mode == .json { warn(text) } else { write(text + "\n") }
+        case .json: warn(text)
+        }
     }
 
+    /// Draws the summaries not yet shown, then the lines of tracks still going and the total, over
+    /// what was drawn before (at most ten times a second, unless forced).
     private func redraw(force: Bool) {
         let now = ContinuousClock.now
         guard force || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
-        var out = drawn > 0 ? "\u{1B}[\(drawn)F" : ""
         let width = columns() ?? 80
-        for id in order {
-            guard let line = lines[id] else { continue }
-            out += "\u{1B}[2K" + DisplayWidth.truncate("\(line.title) — \(line.text)", to: width - 1) + "\n"
+        var out = drawn > 0 ? "\u{1B}[\(drawn)F" : ""
+        for text in summaries { out += "\u{1B}[2K" + ProgressLine.status(text, width: width) + "\n" }
+        summaries.removeAll()
+        let going = order.compactMap { lines[$0] }.filter { !$0.finished }
+        var rows = going.map { line in
+            line.figures.map { ProgressLine.progress(title: line.title, $0, width: width, color: color) }
+                ?? ProgressLine.status("\(line.title) — \(line.text)", width: width)
         }
-        drawn = order.count
-        write(out)
+        if order.count > 1, !going.isEmpty { rows.append(total(width: width)) }
+        for row in rows { out += "\u{1B}[2K" + row + "\n" }
+        drawn = rows.count
+        write(out + "\u{1B}[J")  // and nothing left below from a taller or wider drawing
+    }
+
+    /// "Total (2 of 5 done)" with a bar over every track's bytes, when all their sizes are known.
+    private func total(width: Int) -> String {
+        let all = order.compactMap { lines[$0] }
+        let done = all.filter(\.finished).count
+        let title = "Total (\(done) of \(all.count) done)"
+        let figures = all.map { $0.figures }
+        guard figures.allSatisfy({ $0?.expected != nil || $0 == nil }) else { return ProgressLine.status(title, width: width) }
+        let received = figures.reduce(Int64(0)) { $0 + ($1?.received ?? 0) }
+        let expected = figures.reduce(Int64(0)) { $0 + ($1?.expected ?? 0) }
+        let rate = figures.compactMap { $0?.bytesPerSecond }.reduce(0, +)
+        guard expected > 0 else { return ProgressLine.status(title, width: width) }
+        return ProgressLine.progress(
+            title: title, ProgressLine.Figures(received: received, expected: expected, bytesPerSecond: rate > 0 ? rate : nil),
+            width: width, color: color)
+    }
+
+    /// The line a finished track leaves: "done  Title — 1.3 MB → path".
+    private func summary(_ line: Line) -> String {
+        "\(line.title) — \(line.text)"
     }
 
     private func describe(_ status: DownloadStatus) -> String {

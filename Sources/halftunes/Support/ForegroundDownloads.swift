@@ -16,7 +16,8 @@ enum ForegroundDownloads {
         _ control: any DownloadControl, json: Bool, start: () async throws -> [DownloadDocument]
     ) async throws {
         let renderer = ProgressDisplay(
-            mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), columns: { Terminal.columns },
+            mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), color: Terminal.usesColor,
+            columns: { Terminal.columns },
             write: Terminal.write, warn: Terminal.warn)
         let events = try await control.events()
         // Signals and events, merged into one stream that this task alone consumes.

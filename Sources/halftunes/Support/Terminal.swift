@@ -6,6 +6,12 @@ enum Terminal {
     /// Whether standard output is a terminal (tables fit its width; progress bars redraw).
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether output may be coloured: a terminal, no `NO_COLOR` (https://no-color.org), not `TERM=dumb`.
+    static var usesColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isInteractive && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
     /// The terminal's width in columns, when standard output is one.
     static var columns: Int? {
         guard isInteractive else { return nil }

@@ -1,0 +1,108 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// `halftunes download` on a real terminal: tmux (Debian's) runs it in a pane of a given width, and
+/// what tmux shows is what is checked — its own view of wrapped lines, not our width arithmetic.
+@Suite(
+    "The terminal display", .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "needs tmux (apt-get install tmux)"))
+struct TerminalDisplayTests {
+    /// A tmux server of the test's own, with one pane running `command`.
+    struct Pane {
+        let socket: String
+        let tmux = URL(fileURLWithPath: "/usr/bin/tmux")
+
+        init(columns: Int, command: String) async throws {
+            socket = "halftunes-test-\(getpid())-\(columns)"
+            // The tmux server outlives the command that starts it and keeps every descriptor it was
+            // given: it gets none but /dev/null, or the test would wait for it to close them.
+            let started = try await ChildProcess.run(
+                URL(fileURLWithPath: "/bin/bash"),
+                [
+                    "-c",
+                    #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; "$@" </dev/null >/dev/null 2>&1 &"#,
+                    "bash", tmux.path, "-L", socket, "-f", "/dev/null", "new-session",
+                    "-d", "-x", "\(columns)", "-y", "20", command,
+                ])
+            guard started.status == 0 else { throw PaneFailure(message: started.stderr) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await ChildProcess.run(tmux, ["-L", socket, "has-session"]).status != 0 {
+                guard ContinuousClock.now < deadline else { throw PaneFailure(message: "tmux did not start") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
+        /// The visible screen: rows as tmux shows them, and the same with wrapped rows joined.
+        func screen() async throws -> (rows: [String], joined: [String]) {
+            let rows = try await ChildProcess.run(tmux, ["-L", socket, "capture-pane", "-p"]).stdout
+            let joined = try await ChildProcess.run(tmux, ["-L", socket, "capture-pane", "-p", "-J"]).stdout
+            func lines(_ text: String) -> [String] {
+                var lines = text.components(separatedBy: "\n")
+                while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+                return lines
+            }
+            return (lines(rows), lines(joined))
+        }
+
+        /// Looks at the screen until `match` holds (or 20 s pass).
+        func waitFor(_ match: ([String]) -> Bool) async throws -> (rows: [String], joined: [String]) {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while true {
+                let screen = try await screen()
+                if match(screen.rows) || ContinuousClock.now > deadline { return screen }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        func close() async { _ = try? await ChildProcess.run(tmux, ["-L", socket, "kill-server"]) }
+    }
+
+    struct PaneFailure: Error { let message: String }
+
+    static let titles = ["Love in the Harbour", "ラブソング", "Tidewater"]
+
+    @Test(
+        "three downloads: a bar each redrawn in place and a total, no wrapped line; then one summary line each",
+        arguments: [80, 40])
+    func download(columns: Int) async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000))
+                let command =
+                    "env HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)' '\(try BuiltProducts.halftunes.path)'"
+                    + " download 1001 1019 1003; echo EXIT=$?; sleep 60"
+                let pane = try await Pane(columns: columns, command: command)
+                defer { Task { await pane.close() } }
+
+                let isBar = { (row: String) in row.contains("[") && row.contains("] ") && row.contains("% of") }
+                // All three under way (the DemoCatalog serves them side by side): four bars.
+                // At 80 columns, with the speed and the time left once they are known.
+                let running = try await pane.waitFor { rows in
+                    rows.filter(isBar).count == 4 && (columns < 80 || rows.filter { $0.hasSuffix(" left") }.count == 4)
+                }
+                let bars = running.rows.filter(isBar)
+                #expect(bars.count == 4, "three tracks and the total: \(running.rows)")
+                #expect(running.rows.contains { $0.hasPrefix("Total") })
+                #expect(running.rows.count == running.joined.count, "a line wrapped at \(columns) columns: \(running.rows)")
+                for title in Self.titles.dropFirst() {
+                    #expect(running.rows.filter { $0.contains(title) }.count == 1, "\(title) drawn once, in place")
+                }
+
+                let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+                #expect(finished.rows.contains("EXIT=0"))
+                let summaries = finished.rows.filter { $0.contains("— done →") }
+                #expect(summaries.count == 3, "\(finished.rows)")
+                #expect(!finished.rows.contains { $0.contains("% of") || $0.hasPrefix("Total") })
+                #expect(finished.rows.count == finished.joined.count, "a line wrapped: \(finished.rows)")
+                let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("test-artifacts")
+                try? FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+                try? (running.rows.joined(separator: "\n") + "\n…\n" + finished.rows.joined(separator: "\n") + "\n")
+                    .write(to: artifacts.appendingPathComponent("terminal-\(columns).txt"), atomically: true, encoding: .utf8)
+                await pane.close()
+            }
+        }
+    }
+}
