@@ -42,15 +42,26 @@ struct WireAndListingTests {
         (failed.state, failed.receivedBytes, failed.expectedBytes, failed.reason) = (.failed, 500_000, 1_000_000, "gone")
         var kept = DownloadDocument(track, status: nil)
         (kept.state, kept.receivedBytes, kept.file) = (.downloaded, 1_300_000, "/music/The Paper Lanterns - Paper Boats [7].wav")
-        let text = ListingText.render(Listing(downloads: [failed], library: [kept]), libraryFolder: folder)
+        kept.warning = "kept as downloaded, without tags: not a WAV"
+        var japanese = DownloadDocument(Track(id: 19, name: "ラブソング", artist: "さくらバンド"), status: nil)
+        (japanese.state, japanese.receivedBytes, japanese.file) = (.downloaded, 999, "/music/さくらバンド - ラブソング [19].wav")
+        let text = ListingText.render(Listing(downloads: [failed], library: [kept, japanese]), libraryFolder: folder)
         #expect(
             text == """
                 Downloads
-                  failed      50.0% of 1.0 MB  Paper Boats — The Paper Lanterns [7] — gone
-                Library (/music)
-                  The Paper Lanterns - Paper Boats [7].wav  1.3 MB
+                STATE          PROGRESS  TITLE        ARTIST              ID  NOTE
+                failed  50.0% of 1.0 MB  Paper Boats  The Paper Lanterns  7   gone
+
+                Library (/music): 2 tracks, 1.3 MB
+                TITLE        ARTIST                   SIZE  ID  FILE
+                Paper Boats  The Paper Lanterns     1.3 MB  7   The Paper Lanterns - Paper Boats [7].wav (kept as downloaded, without tags: not a WAV)
+                ラブソング   さくらバンド        999 bytes  19  さくらバンド - ラブソング [19].wav
 
                 """)
+        // Fitted to a narrow terminal, by display width.
+        let narrow = ListingText.render(
+            Listing(downloads: [failed], library: [kept, japanese]), libraryFolder: folder, maxWidth: 60)
+        #expect(narrow.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 60 })
     }
 }
 

@@ -17,7 +17,7 @@ struct SearchCommandTests {
         catalog.tracks.filter { "\($0.name) \($0.artist) \($0.album)".lowercased().contains(word) }
     }
 
-    @Test("a table of title, artist, album, duration and id")
+    @Test("a table of title, artist, album, duration, download state and id")
     func table() async throws {
         try await withDemoCatalog { catalog, url in
             let result = try await halftunes(["search", "love", "--catalog", url.absoluteString])
@@ -27,7 +27,7 @@ struct SearchCommandTests {
             let expected = matching("love", in: catalog)
             try #require(lines.count == expected.count + 1)
             #expect(
-                lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "ID"])
+                lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "STATE", "ID"])
             for (line, track) in zip(lines.dropFirst(), expected) {
                 #expect(line.hasPrefix(track.name))
                 #expect(line.contains(track.artist))

@@ -1,30 +1,48 @@
 import Foundation
 
-/// The listing as `halftunes list` prints it: downloads in flight with their progress, then the
-/// library's files.
+/// The listing as `halftunes list` prints it: a table of the downloads in flight with their
+/// progress, then one of the library with sizes, aligned by display width.
 public enum ListingText {
-    /// The text, lines ending in newlines; `libraryFolder` is named in the library's heading.
-    public static func render(_ listing: Listing, libraryFolder: URL) -> String {
+    /// The text, lines ending in newlines; `libraryFolder` is named in the library's heading;
+    /// `maxWidth` fits the tables to a terminal.
+    public static func render(_ listing: Listing, libraryFolder: URL, maxWidth: Int? = nil) -> String {
         if listing.downloads.isEmpty && listing.library.isEmpty {
             return "Nothing downloaded yet. Try: halftunes search TERM, then halftunes download ID.\n"
         }
+        let table = TextTable(maxWidth: maxWidth)
         var out = ""
         if !listing.downloads.isEmpty {
             out += "Downloads\n"
-            for item in listing.downloads {
-                let progress = ProgressText.progress(received: item.receivedBytes, expected: item.expectedBytes)
-                let reason = item.reason.map { " — \($0)" } ?? ""
-                out += "  \(item.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(progress)  "
-                out += "\(DisplayWidth.printable(item.name)) — \(DisplayWidth.printable(item.artist)) [\(item.id)]\(reason)\n"
-            }
+            out += table.render(
+                [
+                    .init("STATE"), .init("PROGRESS", alignsRight: true), .init("TITLE", shrinks: true),
+                    .init("ARTIST", shrinks: true),
+                    .init("ID"), .init("NOTE", shrinks: true),
+                ],
+                listing.downloads.map { item in
+                    [
+                        item.state.rawValue, ProgressText.progress(received: item.receivedBytes, expected: item.expectedBytes),
+                        item.name,
+                        item.artist, String(item.id), item.reason ?? "",
+                    ]
+                })
         }
         if !listing.library.isEmpty {
-            out += "Library (\(libraryFolder.path))\n"
-            for item in listing.library {
-                let name = item.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-                let warning = item.warning.map { "  — \($0)" } ?? ""
-                out += "  \(name)  \(ProgressText.bytes(item.receivedBytes))\(warning)\n"
-            }
+            if !out.isEmpty { out += "\n" }
+            let count = listing.libraryCount ?? listing.library.count
+            let bytes = listing.libraryBytes ?? listing.library.reduce(0) { $0 + $1.receivedBytes }
+            out +=
+                "Library (\(libraryFolder.path)): \(count == 1 ? "1 track" : "\(count) tracks"), \(ProgressText.bytes(bytes))\n"
+            out += table.render(
+                [
+                    .init("TITLE", shrinks: true), .init("ARTIST", shrinks: true), .init("SIZE", alignsRight: true), .init("ID"),
+                    .init("FILE", shrinks: true),
+                ],
+                listing.library.map { item in
+                    let name = item.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+                    let file = name + (item.warning.map { " (\($0))" } ?? "")
+                    return [item.name, item.artist, ProgressText.bytes(item.receivedBytes), String(item.id), file]
+                })
         }
         return out
     }
