@@ -27,7 +27,9 @@ struct SearchCommandTests {
             let expected = matching("love", in: catalog)
             try #require(lines.count == expected.count + 1)
             #expect(
-                lines[0].split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "ARTIST", "ALBUM", "TIME", "STATE", "ID"])
+                lines[0].split(separator: " ", omittingEmptySubsequences: true) == [
+                    "TITLE", "ARTIST", "ALBUM", "TIME", "STATE", "ID",
+                ])
             for (line, track) in zip(lines.dropFirst(), expected) {
                 #expect(line.hasPrefix(track.name))
                 #expect(line.contains(track.artist))
