@@ -105,4 +105,26 @@ struct TerminalDisplayTests {
             }
         }
     }
+
+    @Test("COLUMNS, when set, is the width the display fits (a pane of 80 drawn as 40)")
+    func columnsVariable() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000))
+                let command =
+                    "env COLUMNS=40 HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)' '\(try BuiltProducts.halftunes.path)'"
+                    + " download 1001; echo EXIT=$?; sleep 60"
+                let pane = try await Pane(columns: 81, command: command)
+                defer { Task { await pane.close() } }
+                let running = try await pane.waitFor { rows in rows.contains { $0.contains("% of") } }
+                // The 40-column layout: the title cut, no speed; nothing past column 39.
+                #expect(running.rows.contains { $0.hasPrefix("Love in the") && $0.contains("…") && $0.contains("% of") })
+                #expect(!running.rows.contains { $0.contains("/s") })
+                #expect(running.rows.allSatisfy { $0.count <= 39 }, "\(running.rows)")
+                let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+                #expect(finished.rows.first { $0.contains("— done →") }?.count == 39)
+                await pane.close()
+            }
+        }
+    }
 }

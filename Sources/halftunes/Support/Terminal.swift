@@ -12,12 +12,15 @@ enum Terminal {
         return isInteractive && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
-    /// The terminal's width in columns, when standard output is one.
+    /// The terminal's width in columns, when standard output is one: `COLUMNS` when it is set
+    /// (as `ls` and Python's tools read it), else the window's size as it is now (asked at every
+    /// redraw, so the display follows a resized window), else 80.
     static var columns: Int? {
         guard isInteractive else { return nil }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+        return 80
     }
 
     /// Writes to standard output at once, so a reading process sees it. When the reader has gone
