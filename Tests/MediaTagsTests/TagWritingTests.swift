@@ -19,6 +19,15 @@ struct TagWritingTests {
         try #require(Artwork(bytes: Array(try Data(contentsOf: MediaFixtures.url(name)))))
     }
 
+    /// The text tags, as ffprobe reads them back, are the ones written.
+    static func expectTextTags(_ probe: FFmpeg.Probe, _ tags: TrackTags, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (key, value) in [
+            ("title", tags.title), ("artist", tags.artist), ("album", tags.album), ("genre", tags.genre), ("date", tags.date),
+        ] {
+            #expect(probe.tags[key] == value, "\(key)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test(
         "every shape of preview gets its tags and cover; the audio and duration stay the same",
         arguments: [
@@ -36,11 +45,7 @@ struct TagWritingTests {
 
             let before = try await FFmpeg.probe(source)
             let after = try await FFmpeg.probe(output)
-            #expect(after.tags["title"] == tags.title)
-            #expect(after.tags["artist"] == tags.artist)
-            #expect(after.tags["album"] == tags.album)
-            #expect(after.tags["genre"] == tags.genre)
-            #expect(after.tags["date"] == tags.date)
+            Self.expectTextTags(after, tags)
             #expect(after.tags["track"] == "3/12")
             let size = artwork == "artwork-600.jpg" ? 600 : 100
             #expect(after.pictures.count == 1)
@@ -80,11 +85,7 @@ struct TagWritingTests {
 
             let before = try await FFmpeg.probe(source)
             let after = try await FFmpeg.probe(output)
-            #expect(after.tags["title"] == tags.title)
-            #expect(after.tags["artist"] == tags.artist)
-            #expect(after.tags["album"] == tags.album)
-            #expect(after.tags["genre"] == tags.genre)
-            #expect(after.tags["date"] == tags.date)
+            Self.expectTextTags(after, tags)
             #expect(after.pictures.count == 1)
             #expect(after.pictures.first?.codec == "png" && after.pictures.first?.width == 100)
             #expect(after.duration == before.duration)

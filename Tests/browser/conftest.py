@@ -55,26 +55,26 @@ class Demo:
                 self.process.kill()
 
 
-@pytest.fixture
-def demo():
+def running_demo(throttle):
+    """A `halftunes demo` serving previews at `throttle` bytes a second, stopped (cleanly) after the test."""
     if not BINARY.exists():
         pytest.fail(f"{BINARY} is not built: run swift build first")
-    # Slow enough to watch (and pause) a 1.3 MB preview: about 4 seconds each.
-    app = Demo(throttle=300_000)
+    app = Demo(throttle=throttle)
     yield app
     app.stop()
     assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
+
+
+@pytest.fixture
+def demo():
+    # Slow enough to watch (and pause) a 1.3 MB preview: about 4 seconds each.
+    yield from running_demo(300_000)
 
 
 @pytest.fixture
 def slow_demo():
-    if not BINARY.exists():
-        pytest.fail(f"{BINARY} is not built: run swift build first")
     # A 1.3 MB preview in about 13 seconds: playing starts long before the download ends.
-    app = Demo(throttle=100_000)
-    yield app
-    app.stop()
-    assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
+    yield from running_demo(100_000)
 
 
 @pytest.fixture(scope="session")

@@ -26,51 +26,46 @@ struct PlayCommandTests {
         return environment
     }
 
-    @Test("beside a foreground download (no server): the player gets the partial file as it grows, to the end")
-    func besideForegroundDownload() async throws {
+    /// Starts a slow `download ID`, runs `play ID` while it goes on, and checks that the player
+    /// heard every byte the server sent. `beforeDownload` runs first (to start a server, say).
+    private func playWhileDownloading(
+        _ id: Int, beforeDownload: (_ home: URL, _ catalog: URL) async throws -> Void = { _, _ in }
+    ) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let home = folder.appendingPathComponent("home")
                 let player = try recordingPlayer(in: folder)
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
+                try await beforeDownload(home, url)
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
                 let download = try ChildProcess(
-                    try BuiltProducts.halftunes, ["download", "1003", "--json"], environment: environment(home, catalog: url))
+                    try BuiltProducts.halftunes, ["download", "\(id)", "--json"], environment: environment(home, catalog: url))
                 _ = await download.waitForLine { $0.contains(#""event":"progress""#) ? true : nil }
                 let play = try await ChildProcess.run(
-                    try BuiltProducts.halftunes, ["play", "1003"], environment: environment(home, catalog: url, path: player.path)
-                )
+                    try BuiltProducts.halftunes, ["play", "\(id)"],
+                    environment: environment(home, catalog: url, path: player.path))
                 #expect(play.status == 0, "\(play.stderr)")
                 #expect(play.stdout.contains("while it downloads"))
                 #expect(await download.wait().status == 0)
-                #expect(try Data(contentsOf: player.heard) == catalog.preview(for: 1003)!.data)
+                #expect(try Data(contentsOf: player.heard) == catalog.preview(for: id)!.data)
                 #expect(try String(contentsOf: player.arguments, encoding: .utf8).hasSuffix(" -\n"))
             }
         }
     }
 
+    @Test("beside a foreground download (no server): the player gets the partial file as it grows, to the end")
+    func besideForegroundDownload() async throws {
+        try await playWhileDownloading(1003)
+    }
+
     @Test("with serve running: the player gets the server's stream of the download, to the end")
     func throughServer() async throws {
-        try await withDemoCatalog { catalog, url in
-            try await withTemporaryDirectory { folder in
-                let home = folder.appendingPathComponent("home")
-                let player = try recordingPlayer(in: folder)
-                let server = try ChildProcess(
-                    try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment(home, catalog: url))
-                _ = await server.waitForLine { $0.contains("http://127.0.0.1:") ? true : nil }
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1004)
-                let download = try ChildProcess(
-                    try BuiltProducts.halftunes, ["download", "1004", "--json"], environment: environment(home, catalog: url))
-                _ = await download.waitForLine { $0.contains(#""event":"progress""#) ? true : nil }
-                let play = try await ChildProcess.run(
-                    try BuiltProducts.halftunes, ["play", "1004"], environment: environment(home, catalog: url, path: player.path)
-                )
-                #expect(play.status == 0, "\(play.stderr)")
-                #expect(play.stdout.contains("while it downloads"))
-                #expect(await download.wait().status == 0)
-                #expect(try Data(contentsOf: player.heard) == catalog.preview(for: 1004)!.data)
-                server.signal(SIGTERM)
-                #expect(await server.wait().status == 0)
-            }
+        var server: ChildProcess?
+        try await playWhileDownloading(1004) { home, url in
+            server = try ChildProcess(
+                try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment(home, catalog: url))
+            _ = await server?.waitForLine { $0.contains("http://127.0.0.1:") ? true : nil }
         }
+        server?.signal(SIGTERM)
+        #expect(await server?.wait().status == 0)
     }
 }

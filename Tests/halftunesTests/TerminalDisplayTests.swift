@@ -63,68 +63,70 @@ struct TerminalDisplayTests {
 
     static let titles = ["Love in the Harbour", "ラブソング", "Tidewater"]
 
-    @Test(
-        "three downloads: a bar each redrawn in place and a total, no wrapped line; then one summary line each",
-        arguments: [80, 40])
-    func download(columns: Int) async throws {
+    /// `halftunes download IDS` (previews at 400 KB/s) in a pane `columns` wide, which stays open
+    /// after it ends, showing `EXIT=status`.
+    private func withDownload(
+        _ ids: [String], columns: Int, environment: String = "", _ body: (Pane) async throws -> Void
+    ) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000))
                 let command =
-                    "env HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)' '\(try BuiltProducts.halftunes.path)'"
-                    + " download 1001 1019 1003; echo EXIT=$?; sleep 60"
+                    "env \(environment) HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)'"
+                    + " '\(try BuiltProducts.halftunes.path)' download \(ids.joined(separator: " ")); echo EXIT=$?; sleep 60"
                 let pane = try await Pane(columns: columns, command: command)
-                defer { Task { await pane.close() } }
-
-                let isBar = { (row: String) in row.contains("[") && row.contains("] ") && row.contains("% of") }
-                // All three under way (the DemoCatalog serves them side by side): four bars.
-                // At 80 columns, with the speed and the time left once they are known.
-                let running = try await pane.waitFor { rows in
-                    rows.filter(isBar).count == 4 && (columns < 80 || rows.filter { $0.hasSuffix(" left") }.count == 4)
+                do { try await body(pane) } catch {
+                    await pane.close()
+                    throw error
                 }
-                let bars = running.rows.filter(isBar)
-                #expect(bars.count == 4, "three tracks and the total: \(running.rows)")
-                #expect(running.rows.contains { $0.hasPrefix("Total") })
-                #expect(running.rows.count == running.joined.count, "a line wrapped at \(columns) columns: \(running.rows)")
-                for title in Self.titles.dropFirst() {
-                    #expect(running.rows.filter { $0.contains(title) }.count == 1, "\(title) drawn once, in place")
-                }
-
-                let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
-                #expect(finished.rows.contains("EXIT=0"))
-                let summaries = finished.rows.filter { $0.contains("— done →") }
-                #expect(summaries.count == 3, "\(finished.rows)")
-                #expect(!finished.rows.contains { $0.contains("% of") || $0.hasPrefix("Total") })
-                #expect(finished.rows.count == finished.joined.count, "a line wrapped: \(finished.rows)")
-                let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("test-artifacts")
-                try? FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-                try? (running.rows.joined(separator: "\n") + "\n…\n" + finished.rows.joined(separator: "\n") + "\n")
-                    .write(to: artifacts.appendingPathComponent("terminal-\(columns).txt"), atomically: true, encoding: .utf8)
                 await pane.close()
             }
         }
     }
 
+    @Test(
+        "three downloads: a bar each redrawn in place and a total, no wrapped line; then one summary line each",
+        arguments: [80, 40])
+    func download(columns: Int) async throws {
+        try await withDownload(["1001", "1019", "1003"], columns: columns) { pane in
+            let isBar = { (row: String) in row.contains("[") && row.contains("] ") && row.contains("% of") }
+            // All three under way (the DemoCatalog serves them side by side): four bars.
+            // At 80 columns, with the speed and the time left once they are known.
+            let running = try await pane.waitFor { rows in
+                rows.filter(isBar).count == 4 && (columns < 80 || rows.filter { $0.hasSuffix(" left") }.count == 4)
+            }
+            let bars = running.rows.filter(isBar)
+            #expect(bars.count == 4, "three tracks and the total: \(running.rows)")
+            #expect(running.rows.contains { $0.hasPrefix("Total") })
+            #expect(running.rows.count == running.joined.count, "a line wrapped at \(columns) columns: \(running.rows)")
+            for title in Self.titles.dropFirst() {
+                #expect(running.rows.filter { $0.contains(title) }.count == 1, "\(title) drawn once, in place")
+            }
+
+            let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+            #expect(finished.rows.contains("EXIT=0"))
+            let summaries = finished.rows.filter { $0.contains("— done →") }
+            #expect(summaries.count == 3, "\(finished.rows)")
+            #expect(!finished.rows.contains { $0.contains("% of") || $0.hasPrefix("Total") })
+            #expect(finished.rows.count == finished.joined.count, "a line wrapped: \(finished.rows)")
+            let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("test-artifacts")
+            try? FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+            try? (running.rows.joined(separator: "\n") + "\n…\n" + finished.rows.joined(separator: "\n") + "\n")
+                .write(to: artifacts.appendingPathComponent("terminal-\(columns).txt"), atomically: true, encoding: .utf8)
+        }
+    }
+
     @Test("COLUMNS, when set, is the width the display fits (a pane of 80 drawn as 40)")
     func columnsVariable() async throws {
-        try await withDemoCatalog { catalog, url in
-            try await withTemporaryDirectory { home in
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000))
-                let command =
-                    "env COLUMNS=40 HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)' '\(try BuiltProducts.halftunes.path)'"
-                    + " download 1001; echo EXIT=$?; sleep 60"
-                let pane = try await Pane(columns: 81, command: command)
-                defer { Task { await pane.close() } }
-                let running = try await pane.waitFor { rows in rows.contains { $0.contains("% of") } }
-                // The 40-column layout: the title cut, no speed; nothing past column 39.
-                #expect(running.rows.contains { $0.hasPrefix("Love in the") && $0.contains("…") && $0.contains("% of") })
-                #expect(!running.rows.contains { $0.contains("/s") })
-                #expect(running.rows.allSatisfy { $0.count <= 39 }, "\(running.rows)")
-                let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
-                #expect(finished.rows.first { $0.contains("— done →") }?.count == 39)
-                await pane.close()
-            }
+        try await withDownload(["1001"], columns: 81, environment: "COLUMNS=40") { pane in
+            let running = try await pane.waitFor { rows in rows.contains { $0.contains("% of") } }
+            // The 40-column layout: the title cut, no speed; nothing past column 39.
+            #expect(running.rows.contains { $0.hasPrefix("Love in the") && $0.contains("…") && $0.contains("% of") })
+            #expect(!running.rows.contains { $0.contains("/s") })
+            #expect(running.rows.allSatisfy { $0.count <= 39 }, "\(running.rows)")
+            let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+            #expect(finished.rows.first { $0.contains("— done →") }?.count == 39)
         }
     }
 }

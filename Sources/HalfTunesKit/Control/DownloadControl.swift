@@ -28,6 +28,10 @@ public protocol DownloadControl: Sendable {
     func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// A downloaded track to play: its library document, whose `file` is set.
     func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
+    /// A track's bytes from the first, handed to `receive` in order as they arrive — for playing
+    /// a download still in progress (a downloaded track is read whole). Returns when the download
+    /// has ended or stopped, or when `receive` answers `false`.
+    func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError)
     /// Every download event from now on. Returns once subscribed, so nothing after the call is missed.
     func events() async throws(DownloadError) -> AsyncStream<DownloadEvent>
     /// Lets go of what the control holds (the session of a local control).

@@ -134,13 +134,32 @@ public actor LocalDownloadControl: DownloadControl {
         }
     }
 
+    public func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
+        let target = try await playTarget(trackID)
+        let path = target.file ?? ""
+        // A partial file goes when its download completes or is cancelled: until then, it grows.
+        // A library file is read whole.
+        let growing = target.state != .downloaded
+        let reader = GrowingFileReader(file: URL(fileURLWithPath: path)) {
+            growing && FileManager.default.fileExists(atPath: path)
+        }
+        struct Stop: Error {}
+        do {
+            _ = try await reader.read { chunk in if await !receive(chunk) { throw Stop() } }
+        } catch is Stop {
+            return
+        } catch {
+            throw DownloadError(error)
+        }
+    }
+
     /// A track downloading (here or in another process) with bytes on disk: its document, with
     /// the partial file as `file` and the state `downloading`.
     private func partialTarget(_ trackID: Int) async throws -> DownloadDocument? {
-        if let service, let partial = await service.partialDownload(trackID: trackID),
+        if let service, let partial = await service.partialFile(trackID: trackID),
             var document = try await status(of: trackID).map(DownloadDocument.init)
         {
-            document.file = partial.file.path
+            document.file = partial.path
             return document
         }
         // Another process (a foreground `download`) may own the session: its partial file is

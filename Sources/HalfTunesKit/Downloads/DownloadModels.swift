@@ -126,13 +126,3 @@ struct DownloadTag: Codable {
         self = decoded
     }
 }
-
-/// A download in flight, to play before it ends (see ``DownloadService/partialDownload(trackID:)``).
-public struct PartialDownload: Sendable, Hashable {
-    /// The file the bytes arrive in.
-    public var file: URL
-    /// The full size, when the server said.
-    public var expectedBytes: Int64?
-    /// The file extension the finished file will have (`wav`, `m4a`, …).
-    public var fileExtension: String
-}

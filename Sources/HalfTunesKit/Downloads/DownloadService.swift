@@ -161,15 +161,13 @@ public actor DownloadService {
         try library.item(id: trackID).map(library.url(of:))
     }
 
-    /// A download in flight with bytes on disk, to play before it ends: its partial file (read
-    /// it, never write it), the full size when known, and the type the server gave. `nil` when
-    /// the track is not downloading or nothing has arrived yet.
-    public func partialDownload(trackID: Int) async -> PartialDownload? {
-        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id), let file = transfer.partialFile,
+    /// The partial file of a download in flight with bytes on disk, to play before it ends (read
+    /// it, never write it); `nil` when the track is not downloading or nothing has arrived yet.
+    public func partialFile(trackID: Int) async -> URL? {
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
             transfer.state != .completed, transfer.state != .cancelled, transfer.receivedBytes > 0
         else { return nil }
-        let type = LibraryNaming.fileExtension(previewURL: tracksByTransfer[id]?.previewURL, contentType: transfer.contentType)
-        return PartialDownload(file: file, expectedBytes: transfer.expectedBytes, fileExtension: type)
+        return transfer.partialFile
     }
 
     /// Whether a track is still on its way: queued, downloading or paused (not failed, not

@@ -167,12 +167,12 @@ public final class ProgressDisplay {
         let all = order.compactMap { lines[$0] }
         let done = all.filter(\.finished).count
         let title = "Total (\(done) of \(all.count) done)"
-        let figures = all.map { $0.figures }
-        guard figures.allSatisfy({ $0?.expected != nil || $0 == nil }) else { return ProgressLine.status(title, width: width) }
-        let received = figures.reduce(Int64(0)) { $0 + ($1?.received ?? 0) }
-        let expected = figures.reduce(Int64(0)) { $0 + ($1?.expected ?? 0) }
-        let rate = figures.compactMap { $0?.bytesPerSecond }.reduce(0, +)
-        guard expected > 0 else { return ProgressLine.status(title, width: width) }
+        // Over the tracks that have started; a size the server did not give makes the total unknown.
+        let figures = all.compactMap(\.figures)
+        let expected = figures.reduce(Int64(0)) { $0 + ($1.expected ?? 0) }
+        guard expected > 0, figures.allSatisfy({ $0.expected != nil }) else { return ProgressLine.status(title, width: width) }
+        let received = figures.reduce(Int64(0)) { $0 + $1.received }
+        let rate = figures.compactMap(\.bytesPerSecond).reduce(0, +)
         return ProgressLine.progress(
             title: title, ProgressLine.Figures(received: received, expected: expected, bytesPerSecond: rate > 0 ? rate : nil),
             width: width, color: color)

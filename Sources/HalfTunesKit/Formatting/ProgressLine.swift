@@ -44,17 +44,15 @@ public enum ProgressLine {
         let speed = figures.bytesPerSecond.map { field(ProgressText.rate(bytesPerSecond: $0), 10) }
         let left = figures.timeLeft.map { field($0, 10) }
         let barWidth = min(30, max(6, room / 5))
-        let candidates: [[String?]] = [["bar", amount, speed, left], ["bar", amount, speed], ["bar", amount], [amount]]
-        for parts in candidates {
-            let tail = parts.compactMap { $0 }
-            let plainTail = tail.map { $0 == "bar" ? String(repeating: "#", count: barWidth + 2) : $0 }.joined(separator: " ")
-            let titleRoom = room - DisplayWidth.of(plainTail) - 1
-            guard titleRoom >= min(10, DisplayWidth.of(title)) || parts.count == 1 else { continue }
-            let shownTitle = DisplayWidth.pad(DisplayWidth.truncate(title, to: max(titleRoom, 1)), to: max(titleRoom, 1))
-            let rendered = tail.map { $0 == "bar" ? bar(figures.fraction, width: barWidth, color: color) : $0 }
-            return DisplayWidth.truncate(shownTitle + " " + rendered.joined(separator: " "), to: room, keeping: color)
+        // With a bar, the line is built to fill `room` exactly; without, it is cut to fit.
+        for parts in [[amount, speed, left], [amount, speed], [amount]] {
+            let figuresText = parts.compactMap { $0 }.joined(separator: " ")
+            let titleRoom = room - (barWidth + 2) - DisplayWidth.of(figuresText) - 2
+            guard titleRoom >= max(1, min(10, DisplayWidth.of(title))) else { continue }
+            let shownTitle = DisplayWidth.pad(DisplayWidth.truncate(title, to: titleRoom), to: titleRoom)
+            return shownTitle + " " + bar(figures.fraction, width: barWidth, color: color) + " " + figuresText
         }
-        return DisplayWidth.truncate(title, to: room)
+        return DisplayWidth.truncate(title + " " + amount, to: room)
     }
 
     /// A line of words after a title, cut to fit: `title — Paused`, `done  title — 1.3 MB`.
@@ -68,13 +66,5 @@ public enum ProgressLine {
         let done = String(repeating: "#", count: filled)
         let left = String(repeating: "-", count: width - filled)
         return color ? "[\u{1B}[32m\(done)\u{1B}[0m\(left)]" : "[\(done)\(left)]"
-    }
-}
-
-extension DisplayWidth {
-    /// Like ``truncate(_:to:)``, for a line that may hold colour escapes (which take no columns):
-    /// with `keeping`, lines with escapes are trusted to fit (they are built to).
-    static func truncate(_ text: String, to columns: Int, keeping escapes: Bool) -> String {
-        escapes && text.contains("\u{1B}") ? text : truncate(text, to: columns)
     }
 }

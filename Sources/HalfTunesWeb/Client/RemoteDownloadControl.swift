@@ -53,6 +53,18 @@ public struct RemoteDownloadControl: DownloadControl {
         return document
     }
 
+    /// The server's `/library/:id`: the bytes of a download so far, then the rest as they arrive
+    /// (what the page's player gets).
+    public func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
+        let response = try await execute(.file(trackID))
+        try await Self.check(response)
+        do {
+            for try await buffer in response.body where await !receive(Array(buffer.readableBytesView)) { return }
+        } catch {
+            throw DownloadError(.upstreamFailure, "halftunes serve's stream of track \(trackID) broke off: \(error)")
+        }
+    }
+
     public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {
         let response = try await execute(.events)
         try await Self.check(response)
@@ -106,7 +118,9 @@ public struct RemoteDownloadControl: DownloadControl {
             request.headers.add(name: "X-HalfTunes-Token", value: server.token)
         }
         do {
-            return try await client.execute(request, timeout: route == .events ? .hours(24 * 365) : .seconds(60))
+            // Event streams and a download's bytes last as long as they last.
+            let endless = route == .events || route.pattern == .file
+            return try await client.execute(request, timeout: endless ? .hours(24 * 365) : .seconds(60))
         } catch {
             throw DownloadError(
                 .upstreamFailure, "cannot reach halftunes serve at \(server.url) (process \(server.pid)): \(error)")

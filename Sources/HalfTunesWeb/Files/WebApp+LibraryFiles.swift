@@ -25,13 +25,9 @@ extension WebApp {
     ) async throws -> Response {
         let id = try trackID(context)
         let target = try await control.playTarget(id)
-        if target.state != .downloaded {
-            // Not in the library yet: a download in progress plays from the bytes it has.
-            guard let partial = await service.partialDownload(trackID: id) else {
-                throw DownloadError(.notFound, "track \(id) has nothing to play yet")
-            }
-            return servePartial(partial, trackID: id, request)
-        }
+        // Not in the library yet: a download in progress plays from the bytes it has (its
+        // document names the partial file).
+        if target.state != .downloaded { return servePartial(target, request) }
         let file = URL(fileURLWithPath: target.file ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -48,14 +44,16 @@ extension WebApp {
 
     /// A download in progress, as a file being written: its full length when known (so the
     /// player can seek, and a range not yet downloaded is waited for), ranges, no caching.
-    private func servePartial(_ partial: PartialDownload, trackID: Int, _ request: Request) -> Response {
-        var headers: HTTPFields = [.cacheControl: "no-store", .acceptRanges: "bytes"]
-        headers[.contentType] = (Self.audioTypes[partial.fileExtension] ?? MediaType(type: .audio, subType: "mp4")).description
-        let service = service
+    private func servePartial(_ target: DownloadDocument, _ request: Request) -> Response {
+        let file = URL(fileURLWithPath: target.file ?? "")
+        // A partial file is named like the finished one, plus ".part".
+        let type = Self.audioTypes[file.deletingPathExtension().pathExtension] ?? MediaType(type: .audio, subType: "mp4")
+        var headers: HTTPFields = [.cacheControl: "no-store", .acceptRanges: "bytes", .contentType: type.description]
+        let (service, trackID) = (service, target.id)
         let underway: @Sendable () async -> Bool = { await service.isUnderway(trackID: trackID) }
         var status = HTTPResponse.Status.ok
         var range: (start: Int64, end: Int64?) = (0, nil)
-        if let length = partial.expectedBytes {
+        if let length = target.expectedBytes {
             switch ByteRange.parse(request.headers[.range], length: length) {
             case .whole:
                 range = (0, length)
@@ -71,7 +69,7 @@ extension WebApp {
         let contentLength = range.end.map { Int($0 - range.start) }
         if let contentLength { headers[.contentLength] = String(contentLength) }
         guard request.method != .head else { return Response(status: status, headers: headers) }
-        let reader = GrowingFileReader(file: partial.file, start: range.start, end: range.end, isUnderway: underway)
+        let reader = GrowingFileReader(file: file, start: range.start, end: range.end, isUnderway: underway)
         return Response(
             status: status, headers: headers,
             body: ResponseBody(contentLength: contentLength) { writer in

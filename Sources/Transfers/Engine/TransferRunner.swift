@@ -239,8 +239,9 @@ struct TransferRunner: Sendable {
                 return .stopped
             }
             if finished, PartialFile.length(at: replacement) > 0 {
-                try PartialFile(path: replacement, offset: PartialFile.length(at: replacement), flushes: durability.flushes)
-                    .finish(at: job.destinationPath)
+                try FinishedFile.move(
+                    URL(fileURLWithPath: replacement), to: URL(fileURLWithPath: job.destinationPath), flushing: durability.flushes
+                )
                 unlink(job.partialPath)
             } else {
                 unlink(replacement)

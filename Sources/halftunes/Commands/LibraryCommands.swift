@@ -17,7 +17,7 @@ struct PlayCommand: AsyncParsableCommand {
                 let track = try await control.playTarget(id)
                 if track.state != .downloaded {
                     Terminal.write("Playing \(DisplayWidth.printable(track.name)) while it downloads\n")
-                    try await StreamingPlayback.play(track, owner: control.owner)
+                    try await StreamingPlayback.play(track, control: control)
                 }
                 return track
             }

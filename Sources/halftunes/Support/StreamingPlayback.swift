@@ -1,12 +1,11 @@
-import AsyncHTTPClient
 import Foundation
 import HalfTunesKit
 
 /// Plays a track that is still downloading: the player reads the audio from its standard input,
-/// fed with the bytes so far and then the rest as they arrive, from the running server's
-/// `/library/:id` or, with no server, from the partial file another `halftunes download` writes.
+/// fed with the bytes so far and then the rest as they arrive, as the control streams them (from
+/// the running server, or from the partial file another `halftunes download` writes).
 enum StreamingPlayback {
-    static func play(_ track: DownloadDocument, owner: DownloadOwner) async throws {
+    static func play(_ track: DownloadDocument, control: any DownloadControl) async throws {
         // A partial file is named like the finished one, plus ".part".
         let ext =
             track.file.map { URL(fileURLWithPath: $0).deletingPathExtension().pathExtension }
@@ -25,13 +24,10 @@ enum StreamingPlayback {
         }
         try process.run()
         let writer = PipeWriter(handle: input.fileHandleForWriting)
-        do {
-            switch owner {
-            case .server(let url, _): try await fromServer(url, track.id, into: writer)
-            case .thisProcess: try await fromPartialFile(URL(fileURLWithPath: track.file ?? ""), into: writer)
-            }
-        } catch let error as PipeWriter.Closed {
-            _ = error  // the player stopped reading (it was quit): nothing more to send
+        // A player that stops reading (it was quit) ends the stream: nothing more to send.
+        do { try await control.streamTrack(track.id) { chunk in await writer.write(Data(chunk)) } } catch {
+            writer.close()  // the player plays what it got, then ends
+            throw error
         }
         writer.close()
         var statuses = exited.stream.makeAsyncIterator()
@@ -40,45 +36,20 @@ enum StreamingPlayback {
             throw DownloadError(.internalError, "\(player.executable.lastPathComponent) stopped with status \(status)")
         }
     }
-
-    /// The server's stream of the download: the same bytes the web page's player gets.
-    private static func fromServer(_ server: URL, _ id: Int, into writer: PipeWriter) async throws {
-        let request = HTTPClientRequest(url: server.absoluteString + APIRoute.file(id).target)
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        guard response.status == .ok else {
-            throw DownloadError(.notFound, "the server has nothing to play for track \(id) (HTTP \(response.status.code))")
-        }
-        for try await buffer in response.body { try await writer.write(Data(buffer.readableBytesView)) }
-    }
-
-    /// The partial file, followed while it grows (while it exists: it goes when the download
-    /// completes or is cancelled, and the reader then reads what it has to the end).
-    private static func fromPartialFile(_ file: URL, into writer: PipeWriter) async throws {
-        let path = file.path
-        let reader = GrowingFileReader(file: file) { FileManager.default.fileExists(atPath: path) }
-        _ = try await reader.read { chunk in try await writer.write(Data(chunk)) }
-    }
 }
 
 /// Writes to a pipe off Swift's concurrency threads (a write blocks while the player is behind).
 final class PipeWriter: Sendable {
-    struct Closed: Error {}
     private let handle: FileHandle
     private let queue = DispatchQueue(label: "halftunes.play.pipe")
 
     init(handle: FileHandle) { self.handle = handle }
 
-    func write(_ data: Data) async throws {
+    /// Writes `data`; `false` when the reader has closed the pipe.
+    func write(_ data: Data) async -> Bool {
         let handle = handle
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                do {
-                    try handle.write(contentsOf: data)
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: Closed())
-                }
-            }
+        return await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: (try? handle.write(contentsOf: data)) != nil) }
         }
     }
 

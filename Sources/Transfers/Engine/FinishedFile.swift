@@ -1,0 +1,15 @@
+import Foundation
+
+/// Puts a finished file in place for good: the engine's last move of a download, for a file
+/// a caller finishes outside a session too (a library file tagged afterwards).
+public enum FinishedFile {
+    /// Flushes `file` to the device (when `flushing`), renames it to `destination`, replacing
+    /// what is there atomically, and flushes the folder, so the new file survives a power cut.
+    public static func move(_ file: URL, to destination: URL, flushing: Bool = true) throws(TransferError) {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw TransferError(.fileSystem, "cannot move \(file.path) into place: it is not there", permanent: true)
+        }
+        try PartialFile(path: file.path, offset: PartialFile.length(at: file.path), flushes: flushing)
+            .finish(at: destination.path)
+    }
+}
