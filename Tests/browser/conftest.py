@@ -18,11 +18,12 @@ ARTIFACTS = ROOT / "test-artifacts"
 class Demo:
     """A running `halftunes demo`: its URL and its home folder."""
 
-    def __init__(self, throttle):
+    def __init__(self, throttle, *options):
         self.home = pathlib.Path(tempfile.mkdtemp(prefix="halftunes-browser-"))
         env = dict(os.environ, HALFTUNES_HOME=str(self.home), HALFTUNES_CATALOG="")
+        speed = ["--throttle", str(throttle)] if throttle else []
         self.process = subprocess.Popen(
-            [str(BINARY), "demo", "--port", "0", "--throttle", str(throttle)],
+            [str(BINARY), "demo", "--port", "0", *speed, *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.url = None
         found = threading.Event()
@@ -55,11 +56,12 @@ class Demo:
                 self.process.kill()
 
 
-def running_demo(throttle):
-    """A `halftunes demo` serving previews at `throttle` bytes a second, stopped (cleanly) after the test."""
+def running_demo(throttle, *options):
+    """A `halftunes demo` serving previews at `throttle` bytes a second (None: as fast as it can),
+    stopped (cleanly) after the test."""
     if not BINARY.exists():
         pytest.fail(f"{BINARY} is not built: run swift build first")
-    app = Demo(throttle=throttle)
+    app = Demo(throttle, *options)
     yield app
     app.stop()
     assert app.process.returncode == 0, "halftunes demo did not stop cleanly"
@@ -75,6 +77,18 @@ def demo():
 def slow_demo():
     # A 1.3 MB preview in about 13 seconds: playing starts long before the download ends.
     yield from running_demo(100_000)
+
+
+@pytest.fixture
+def fast_demo():
+    # Previews as fast as loopback goes: for building a library.
+    yield from running_demo(None)
+
+
+@pytest.fixture
+def failing_demo():
+    # Every preview request is answered 404: downloads fail.
+    yield from running_demo(None, "--fail-previews", "404")
 
 
 @pytest.fixture(scope="session")

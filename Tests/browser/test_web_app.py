@@ -10,18 +10,7 @@ import wave
 from playwright.sync_api import expect
 
 from conftest import ARTIFACTS
-
-PERCENT_OF = re.compile(r"^\d{1,3}\.\d% of \d+\.\d (KB|MB)$")
-
-
-def search(page, term):
-    page.get_by_role("searchbox", name="Search songs").fill(term)
-    page.get_by_role("button", name="Search", exact=True).click()
-
-
-def row(page, title):
-    return page.locator("#results tbody tr").filter(has=page.get_by_role("cell", name=title, exact=True))
-
+from journey import PERCENT_OF, row, search
 
 def api_downloads(demo):
     with urllib.request.urlopen(demo.url + "/api/downloads") as response:
@@ -229,7 +218,7 @@ def test_reload_shows_downloads_in_flight(demo, browser):
     row(page, "Lighthouse Keeper").get_by_role("button", name="Pause").click()
     expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text("Paused")
     page.reload()
-    expect(page.get_by_role("status")).to_have_text("1 download in progress.")
+    expect(page.locator("#results-status")).to_have_text("1 download in progress.")
     expect(row(page, "Lighthouse Keeper").locator(".progress-label")).to_have_text("Paused")
     row(page, "Lighthouse Keeper").get_by_role("button", name="Resume").click()
     expect(row(page, "Lighthouse Keeper").get_by_text("In library")).to_be_visible(timeout=15_000)
@@ -249,6 +238,11 @@ def test_library_follows_changes_without_refetching_the_listing(demo, browser):
     page.get_by_role("button", name="Remove Paper Boats").click()
     expect(library).to_have_count(0)
     expect(page.get_by_text("Nothing downloaded yet.")).to_be_visible()
+    # The file goes when the Undo offer ends.
+    expect(page.get_by_role("button", name="Undo removing Paper Boats")).to_be_hidden(timeout=10_000)
+    deadline = time.monotonic() + 10
+    while demo.library_files() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert demo.library_files() == []
     # One listing at start; after that, only what changed.
     assert listings[0] == "?limit=200"

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The page's files (HTML, JS, CSS), read once from the package's resources. Served by name
-/// from this fixed set, so no request can reach any other file.
+/// The page's files (HTML, JS modules, CSS), read once from the package's resources. Served by
+/// name from this fixed set, so no request can reach any other file.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let data: Data
@@ -14,14 +14,17 @@ struct StaticAssets: Sendable {
         let types = [
             "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
         ]
+        guard let folder = Bundle.module.url(forResource: "Static", withExtension: nil) else {
+            throw WebAppError("the web page's files are missing from the build")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var files: [String: Asset] = [:]
-        for name in ["index.html", "app.js", "style.css"] {
-            let parts = name.split(separator: ".")
-            guard
-                let url = Bundle.module.url(
-                    forResource: String(parts[0]), withExtension: String(parts[1]), subdirectory: "Static")
-            else { throw WebAppError("the web page's file \(name) is missing from the build") }
-            files[name] = Asset(data: try Data(contentsOf: url), contentType: types[String(parts[1])]!)
+        for name in names {
+            guard let type = types[(name as NSString).pathExtension] else { continue }
+            files[name] = Asset(data: try Data(contentsOf: folder.appendingPathComponent(name)), contentType: type)
+        }
+        for name in ["index.html", "app.js", "style.css"] where files[name] == nil {
+            throw WebAppError("the web page's file \(name) is missing from the build")
         }
         return StaticAssets(files: files)
     }

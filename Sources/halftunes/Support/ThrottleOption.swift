@@ -1,17 +1,30 @@
 import ArgumentParser
 import DemoCatalog
 
-/// `--throttle`: how fast the DemoCatalog serves previews, to watch progress as on a slow network.
+/// `--throttle` and `--fail-previews`: how the DemoCatalog serves previews, to watch progress as on
+/// a slow network or see how a failed download looks.
 struct ThrottleOption: ParsableArguments {
     @Option(name: .long, help: "Serve previews at most this many bytes per second, to watch progress as on a slow network.")
     var throttle: Int?
 
+    @Option(
+        name: .customLong("fail-previews"),
+        help: ArgumentHelp(
+            "Answer every preview request with this HTTP status (400-599), to see how a failed download looks.",
+            valueName: "status"))
+    var failPreviews: Int?
+
     func validate() throws {
         if let throttle, throttle < 1000 { throw ValidationError("--throttle must be at least 1000 bytes per second") }
+        if let failPreviews, !(400...599).contains(failPreviews) {
+            throw ValidationError("--fail-previews takes an HTTP error status from 400 to 599, not \(failPreviews)")
+        }
     }
 
-    /// Applies the setting to a catalog.
+    /// Applies the settings to a catalog.
     func apply(to catalog: DemoCatalog) {
-        if let throttle { catalog.setFaults(PreviewFaults(bytesPerSecond: throttle)) }
+        guard throttle != nil || failPreviews != nil else { return }
+        catalog.setFaults(
+            PreviewFaults(bytesPerSecond: throttle, failure: failPreviews.map { (status: $0, count: Int.max) }))
     }
 }

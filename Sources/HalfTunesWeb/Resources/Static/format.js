@@ -1,0 +1,42 @@
+// Text for people: sizes, progress, durations; and a small helper that builds elements.
+
+/** A byte count as the page shows it: "812 bytes", "12.3 KB", "1.1 MB". */
+export function bytes(count) {
+  const one = (value) => (Math.round(value * 10) / 10).toFixed(1);
+  if (count < 1000) return `${count} bytes`;
+  if (count < 1e6) return `${one(count / 1e3)} KB`;
+  if (count < 1e9) return `${one(count / 1e6)} MB`;
+  return `${one(count / 1e9)} GB`;
+}
+
+/** "12.3% of 1.1 MB", or the bytes so far when the size is not known. */
+export function progressText(item) {
+  if (!item.expectedBytes) return bytes(item.receivedBytes || 0);
+  const percent = Math.min(100, (item.receivedBytes * 100) / item.expectedBytes);
+  return `${(Math.round(percent * 10) / 10).toFixed(1)}% of ${bytes(item.expectedBytes)}`;
+}
+
+/** "3:07" from milliseconds; "—" when unknown. */
+export function duration(ms) {
+  if (ms == null) return "—";
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** "1 track" / "3 tracks". */
+export function count(number, one, many) {
+  return number === 1 ? `1 ${one}` : `${number} ${many}`;
+}
+
+/** An element with attributes (`onclick` becomes a listener) and children. */
+export function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+export const $ = (selector) => document.querySelector(selector);
