@@ -109,9 +109,13 @@ async function more() {
   try {
     const listing = await api("GET", `/api/downloads?limit=${pageSize}&after=${encodeURIComponent(next)}`);
     const known = new Set(items.map((item) => item.id));
-    items = [...items, ...listing.library.filter((item) => !known.has(item.id))];
+    const added = listing.library.filter((item) => !known.has(item.id));
+    items = [...items, ...added];
     next = listing.next || null;
+    const hadFocus = document.activeElement === $("#library-more");
     render();
+    // The button goes with the last page: focus moves to the first row it brought.
+    if (hadFocus && !next && added.length) rows.get(added[0].id)?.querySelector("button")?.focus();
   } catch (error) {
     showError(error.message);
   }
