@@ -44,7 +44,7 @@ final class DownloadTagger: Sendable {
                 "tagged", metadata: ["track": "\(track.id)", "format": "\(format.rawValue)", "cover": "\(tags.cover != nil)"])
             return nil
         } catch {
-            try? FileManager.default.removeItem(at: output)
+            if FileManager.default.fileExists(atPath: output.path) { try? FileManager.default.removeItem(at: output) }
             logger.warning("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])
             return "kept as downloaded, without tags: \(error.message)"
         }

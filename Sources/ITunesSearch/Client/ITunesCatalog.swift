@@ -65,12 +65,20 @@ public actor ITunesCatalog {
         try await tracks(at: "\(baseURLString)/search?\(query.queryString)")
     }
 
-    /// Looks up songs by their track ids. Ids the catalog does not know are absent from the answer.
+    /// The most ids in one lookup call: a URL of 200 nine-digit ids is about 2 KB, well under the
+    /// 8 KB that servers commonly accept (nginx answers 414 above that).
+    public static let idsPerLookup = 200
+
+    /// Looks up songs by their track ids: one call per ``idsPerLookup`` ids (one call for a batch
+    /// of previews). Ids the catalog does not know are absent from the answer.
     public func lookup(ids: [Int]) async throws(CatalogError) -> [Track] {
         let unique = Array(Set(ids)).sorted()
-        guard !unique.isEmpty else { return [] }
-        let list = unique.map(String.init).joined(separator: ",")
-        return try await tracks(at: "\(baseURLString)/lookup?id=\(list)&entity=song")
+        var found: [Track] = []
+        for start in stride(from: 0, to: unique.count, by: Self.idsPerLookup) {
+            let list = unique[start..<min(start + Self.idsPerLookup, unique.count)].map(String.init).joined(separator: ",")
+            found += try await tracks(at: "\(baseURLString)/lookup?id=\(list)&entity=song")
+        }
+        return found
     }
 
     /// Looks up one song by its track id; `nil` when the catalog does not know it.

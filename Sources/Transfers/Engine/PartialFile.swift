@@ -105,6 +105,12 @@ final class PartialFile {
 
     deinit { close() }
 
+    /// Deletes the file at `path` if there is one. Looking first costs less than a failed unlink,
+    /// which takes the folder's lock that every create and rename in it needs.
+    static func remove(_ path: String) {
+        if access(path, F_OK) == 0 { unlink(path) }
+    }
+
     /// The length of the file at `path`, 0 when it does not exist.
     static func length(at path: String) -> Int64 {
         var info = stat()

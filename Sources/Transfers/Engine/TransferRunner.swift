@@ -225,9 +225,9 @@ struct TransferRunner: Sendable {
                 try file.finish(at: job.destinationPath)
                 return .completed(length)
             }
-            file.close()
+            // The partial file stays open: when the finisher declines, it goes into place as it is.
             let replacement = job.destinationPath + ".finishing"
-            unlink(replacement)
+            PartialFile.remove(replacement)
             let download = CompletedDownload(
                 transferID: job.id, tag: job.tag, file: URL(fileURLWithPath: job.partialPath),
                 replacement: URL(fileURLWithPath: replacement), destination: URL(fileURLWithPath: job.destinationPath))
@@ -235,18 +235,19 @@ struct TransferRunner: Sendable {
             if Task.isCancelled {
                 // Paused or closed while finishing: the complete partial file stays, and is
                 // finished again when the transfer resumes (the server then has no byte to send).
-                unlink(replacement)
+                file.close()
+                PartialFile.remove(replacement)
                 return .stopped
             }
             if finished, PartialFile.length(at: replacement) > 0 {
+                file.close()
                 try FinishedFile.move(
                     URL(fileURLWithPath: replacement), to: URL(fileURLWithPath: job.destinationPath), flushing: durability.flushes
                 )
                 unlink(job.partialPath)
             } else {
-                unlink(replacement)
-                try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes).finish(
-                    at: job.destinationPath)
+                PartialFile.remove(replacement)
+                try file.finish(at: job.destinationPath)
             }
         } catch {
             return .failed(error)

@@ -18,15 +18,37 @@ extension TransferSession {
     public func start(
         url: URL, destination: URL, tag: String? = nil, headers: [String: String] = [:]
     ) throws(TransferError) -> TransferID {
+        try start([TransferRequest(url: url, destination: destination, tag: tag, headers: headers)])[0]
+    }
+
+    /// Queues many downloads at once: what ``start(url:destination:tag:headers:)`` does for each,
+    /// with one journal commit for the whole batch. All or nothing: a request that cannot start
+    /// (see that method's errors, and two requests for one destination) starts none of them.
+    ///
+    /// - Returns: The transfers' ids, in the requests' order.
+    public func start(_ requests: [TransferRequest]) throws(TransferError) -> [TransferID] {
         try ensureOpen()
-        try Self.validate(url)
-        let headers = try RequestHeaders.validated(headers)
-        try ensureFree(destination)
-        let id = TransferID.make()
-        try insert(
-            id: id, url: url, destination: destination, partialFile: destination.path + ".part",
-            validator: Validator(), expectedBytes: nil, tag: tag, headers: headers)
-        return id
+        var prepared: [(request: TransferRequest, headers: [String: String])] = []
+        var destinations = Set<String>()
+        for request in requests {
+            try Self.validate(request.url)
+            let headers = try RequestHeaders.validated(request.headers)
+            try ensureFree(request.destination)
+            guard destinations.insert(request.destination.path).inserted else {
+                throw TransferError(
+                    .invalidState, "two transfers cannot download to \(request.destination.path)", permanent: true)
+            }
+            prepared.append((request, headers))
+        }
+        var records: [TransferRecord] = []
+        for (request, headers) in prepared {
+            records.append(
+                try newRecord(
+                    url: request.url, destination: request.destination, partialFile: request.destination.path + ".part",
+                    validator: Validator(), expectedBytes: nil, tag: request.tag, headers: headers))
+        }
+        try add(records)
+        return records.map(\.transferID)
     }
 
     /// Pauses a transfer, keeping its partial file, and returns its resume data.
@@ -86,11 +108,9 @@ extension TransferSession {
     public func resume(with data: ResumeData) throws(TransferError) -> TransferID {
         try ensureOpen()
         try Self.validate(data.url)
-        if let existing = records.values.first(where: {
-            $0.destination == data.destination.path && !$0.transferState.isFinal
-        }) {
-            try resume(existing.transferID)
-            return existing.transferID
+        if let existing = records.transfer(writing: data.destination.path) {
+            try resume(existing)
+            return existing
         }
         guard data.bytesOnDisk >= 0, data.partialFile.isFileURL else {
             throw TransferError(.invalidResumeData, "the resume data does not describe a partial file", permanent: true)
@@ -99,11 +119,11 @@ extension TransferSession {
         // Bytes past what the resume data vouches for may belong to anything: drop them.
         let onDisk = PartialFile.length(at: data.partialFile.path)
         if onDisk > data.bytesOnDisk { _ = truncate(data.partialFile.path, off_t(data.bytesOnDisk)) }
-        let id = TransferID.make()
-        try insert(
-            id: id, url: data.url, destination: data.destination, partialFile: data.partialFile.path,
+        let record = try newRecord(
+            url: data.url, destination: data.destination, partialFile: data.partialFile.path,
             validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag, headers: headers)
-        return id
+        try add([record])
+        return record.transferID
     }
 
     /// Stops a transfer and hands it over as resume data: the session forgets it, and its partial
@@ -176,10 +196,11 @@ extension TransferSession {
         resumeWaiters(id)
     }
 
-    private func insert(
-        id: TransferID, url: URL, destination: URL, partialFile: String, validator: Validator,
+    /// A queued transfer's record (its folder created), not yet in the session.
+    private func newRecord(
+        url: URL, destination: URL, partialFile: String, validator: Validator,
         expectedBytes: Int64?, tag: String?, headers: [String: String]
-    ) throws(TransferError) {
+    ) throws(TransferError) -> TransferRecord {
         let folder = destination.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -188,15 +209,23 @@ extension TransferSession {
         }
         let now = Date()
         var record = TransferRecord(
-            id: id.rawValue, seq: try journal.nextSequence(), url: url.absoluteString, destination: destination.path,
+            id: TransferID.make().rawValue, seq: records.nextSequence(), url: url.absoluteString,
+            destination: destination.path,
             partialFile: partialFile, tag: tag, state: TransferState.queued.rawValue,
             receivedBytes: PartialFile.length(at: partialFile), durableBytes: 0, expectedBytes: expectedBytes,
             etag: validator.etag, lastModified: validator.lastModified, contentType: nil, errorCode: nil,
             errorMessage: nil, errorPermanent: nil, createdAt: now, updatedAt: now)
         record.headers = headers
-        try journal.save(record)
-        records[id] = record
-        hub.emit(.stateChanged(id, .queued))
+        return record
+    }
+
+    /// Journals new transfers (one commit), then queues them.
+    private func add(_ new: [TransferRecord]) throws(TransferError) {
+        try journal.save(new)
+        for record in new {
+            records[record.transferID] = record
+            hub.emit(.stateChanged(record.transferID, .queued))
+        }
         schedule()
     }
 
@@ -208,9 +237,9 @@ extension TransferSession {
         guard destination.isFileURL, destination.path.hasPrefix("/") else {
             throw TransferError(.fileSystem, "the destination must be an absolute file path, not \(destination)", permanent: true)
         }
-        if let busy = records.values.first(where: { $0.destination == destination.path && !$0.transferState.isFinal }) {
+        if let busy = records.transfer(writing: destination.path) {
             throw TransferError(
-                .invalidState, "transfer \(busy.id) is already downloading to \(destination.path)", permanent: true)
+                .invalidState, "transfer \(busy.rawValue) is already downloading to \(destination.path)", permanent: true)
         }
     }
 

@@ -4,17 +4,18 @@ extension TransferSession {
     /// Starts queued transfers while the limits allow.
     func schedule() {
         guard !isClosed, configuration.startsTransfers else { return }
-        let queued = records.values.filter { $0.transferState == .queued }.sorted { $0.seq < $1.seq }
+        guard running.count < scheduler.maxConcurrent else { return }
+        let queued = records.queued
         guard !queued.isEmpty else { return }
         let hosts = running.keys.compactMap { records[$0]?.host }
-        for id in scheduler.admit(queued: queued.map { ($0.transferID, $0.host) }, runningHosts: hosts) {
+        for id in scheduler.admit(queued: queued, runningHosts: hosts) {
             launch(id)
         }
     }
 
     private func launch(_ id: TransferID) {
         let record: TransferRecord
-        do { record = try apply(.schedule, to: id) } catch {
+        do { record = try apply(.schedule, to: id, journaled: false) } catch {
             logger.error("cannot start transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
             return
         }

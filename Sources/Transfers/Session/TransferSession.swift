@@ -32,7 +32,7 @@ public actor TransferSession {
     let hub = EventHub<TransferEvent>()
     let logger: Logger
 
-    var records: [TransferID: TransferRecord] = [:]
+    var records = TransferTable()
     var running: [TransferID: Task<Void, Never>] = [:]
     var stopIntents: [TransferID: StopIntent] = [:]
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
@@ -158,11 +158,16 @@ public actor TransferSession {
         return record
     }
 
-    /// Moves a transfer to the state `action` leads to, journals it and tells subscribers.
+    /// Moves a transfer to the state `action` leads to, journals it (unless `journaled` is false)
+    /// and tells subscribers.
+    ///
+    /// Starting a queued transfer is not journaled: recovery treats a running transfer exactly as
+    /// a queued one, so the write would buy nothing (and cost one commit per download).
     @discardableResult
-    func apply(_ action: TransferAction, to id: TransferID, update: (inout TransferRecord) -> Void = { _ in })
-        throws(TransferError) -> TransferRecord
-    {
+    func apply(
+        _ action: TransferAction, to id: TransferID, journaled: Bool = true,
+        update: (inout TransferRecord) -> Void = { _ in }
+    ) throws(TransferError) -> TransferRecord {
         var record = try record(id)
         guard let next = TransferStateMachine.next(record.transferState, on: action) else {
             throw .invalidState(id, record.transferState, action.rawValue)
@@ -170,7 +175,7 @@ public actor TransferSession {
         record.state = next.rawValue
         update(&record)
         records[id] = record
-        try journal.save(record)
+        if journaled { try journal.save(record) }
         hub.emit(.stateChanged(id, next))
         if ![.queued, .running].contains(next) { resumeWaiters(id) }
         return record

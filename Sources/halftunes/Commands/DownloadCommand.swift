@@ -16,6 +16,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
+    @OptionGroup var durability: DurabilityOption
 
     func validate() throws {
         guard ids.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
@@ -24,9 +25,16 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: true, catalog: catalogOptions, tagging: tagging.resolved) { control in
-                if tagging.noTags, case .server = control.owner {
-                    Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
+            try await homeOptions.withControl(
+                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved
+            ) { control in
+                if case .server = control.owner {
+                    if tagging.noTags {
+                        Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
+                    }
+                    if durability.durability != .powerLoss {
+                        Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
+                    }
                 }
                 try await ForegroundDownloads.run(control, json: json) { try await control.start(ids) }
             }

@@ -23,9 +23,10 @@ struct HomeOptions: ParsableArguments {
     /// - Parameter downloading: Whether downloads may run in this process (`download`, `resume`);
     ///   `false` for commands that only look or edit.
     ///   `tagging`: whether this process's downloads get their tags (a running server's are as it was started).
+    ///   `durability`: what this process's downloads survive (a running server's, as it was started).
     func withControl<T>(
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
-        _ body: (any DownloadControl) async throws -> T
+        durability: Durability = .powerLoss, _ body: (any DownloadControl) async throws -> T
     ) async throws -> T {
         let control: any DownloadControl
         if let server = ServerInfo.read(from: resolved) {
@@ -34,6 +35,7 @@ struct HomeOptions: ParsableArguments {
             let configuration = try CatalogOptions.configuration(explicit: catalog?.catalog)
             var session = TransferSessionConfiguration()
             session.startsTransfers = downloading
+            session.durability = durability
             control = LocalDownloadControl(
                 home: resolved, configuration: session, tagging: tagging,
                 catalog: { try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog")) },

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The session's transfers by id, with the indexes its hot paths need, so that starting,
+/// scheduling and finishing a transfer cost the same with 2,000 transfers as with 2: the queued
+/// ones in queue order (with their hosts, parsed once) and the destinations under way.
+///
+/// Every write goes through the subscript, which keeps the indexes in step. Pure.
+struct TransferTable: Sendable {
+    private(set) var byID: [TransferID: TransferRecord] = [:]
+    /// Queued transfers, ordered by `seq`.
+    private var queue: [(seq: Int64, id: TransferID, host: String)] = []
+    /// Destination path → the transfer under way (not final) that writes it.
+    private var destinations: [String: TransferID] = [:]
+    /// The highest queue position given so far.
+    private(set) var lastSequence: Int64 = 0
+
+    subscript(id: TransferID) -> TransferRecord? {
+        get { byID[id] }
+        set {
+            if let old = byID[id] { unindex(old) }
+            byID[id] = newValue
+            if let newValue { index(newValue) }
+        }
+    }
+
+    /// Every transfer, in no particular order.
+    var values: Dictionary<TransferID, TransferRecord>.Values { byID.values }
+
+    /// The queued transfers and their hosts, oldest first.
+    var queued: [(id: TransferID, host: String)] { queue.map { ($0.id, $0.host) } }
+
+    /// The transfer under way (queued, running, paused or failed) that writes `path`, if any.
+    func transfer(writing path: String) -> TransferID? { destinations[path] }
+
+    /// A queue position after every transfer's.
+    mutating func nextSequence() -> Int64 {
+        lastSequence += 1
+        return lastSequence
+    }
+
+    private mutating func index(_ record: TransferRecord) {
+        lastSequence = max(lastSequence, record.seq)
+        let state = record.transferState
+        if !state.isFinal { destinations[record.destination] = record.transferID }
+        if state == .queued {
+            let entry = (seq: record.seq, id: record.transferID, host: record.host)
+            queue.insert(entry, at: position(of: record.seq))
+        }
+    }
+
+    private mutating func unindex(_ record: TransferRecord) {
+        let state = record.transferState
+        if !state.isFinal, destinations[record.destination] == record.transferID {
+            destinations[record.destination] = nil
+        }
+        if state == .queued {
+            var at = position(of: record.seq)
+            while at < queue.count, queue[at].seq == record.seq {
+                if queue[at].id == record.transferID {
+                    queue.remove(at: at)
+                    return
+                }
+                at += 1
+            }
+        }
+    }
+
+    /// The first place in `queue` whose `seq` is not below `seq`.
+    private func position(of seq: Int64) -> Int {
+        var low = 0
+        var high = queue.count
+        while low < high {
+            let middle = (low + high) / 2
+            if queue[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
