@@ -8,17 +8,36 @@ import Testing
 @Suite("Transfer session", .timeLimit(.minutes(1)))
 struct SessionTests {
     /// The most transfers running at once, read from the order of state changes.
+    /// The most transfers receiving at once: a transfer holds its connection from its `running`
+    /// event until its body is complete (its last progress event, all bytes in); it then finishes
+    /// its file (flush, rename) without one, and the next transfer may start.
     private func peakRunning(_ events: [TransferEvent], host: ((TransferID) -> Bool)? = nil) -> Int {
         var running = Set<TransferID>()
         var peak = 0
-        for case .stateChanged(let id, let state) in events where host?(id) ?? true {
+        for event in events where host?(event.transferID) ?? true {
+            switch event {
+            case .stateChanged(let id, .running): running.insert(id)
+            case .stateChanged(let id, _): running.remove(id)
+            case .progress(let id, let received, let expected) where received == expected: running.remove(id)
+            default: continue
+            }
+            peak = max(peak, running.count)
+        }
+        return peak
+    }
+
+    /// The most transfers in the `running` state at once, finishing ones included.
+    private func peakInRunningState(_ events: [TransferEvent]) -> Int {
+        var running = Set<TransferID>()
+        var peak = 0
+        for case .stateChanged(let id, let state) in events {
             if state == .running { running.insert(id) } else { running.remove(id) }
             peak = max(peak, running.count)
         }
         return peak
     }
 
-    @Test("50 downloads with a limit of 4: never more than 4 at once, all byte-exact, started in order")
+    @Test("50 downloads with a limit of 4: never more than 4 receiving at once, all byte-exact, started in order")
     func fiftyAtOnce() async throws {
         try await withDemoCatalog { catalog, url in
             let ids = catalog.tracks.filter(\.hasPreview).map(\.id)
@@ -38,6 +57,8 @@ struct SessionTests {
                 }
                 #expect(peakRunning(events.events) <= 4)
                 #expect(peakRunning(events.events) >= 2)
+                // Files waiting for the device are bounded too: at most as many as may receive.
+                #expect(peakInRunningState(events.events) <= 8)
                 let runOrder = events.events.compactMap { event -> TransferID? in
                     if case .stateChanged(let id, .running) = event { return id } else { return nil }
                 }

@@ -12,4 +12,13 @@ public enum FinishedFile {
         try PartialFile(path: file.path, offset: PartialFile.length(at: file.path), flushes: flushing)
             .finish(at: destination.path)
     }
+
+    /// ``move(_:to:flushing:)``, with the folder flushed by `folders` (shared with other renames).
+    static func move(_ file: URL, to destination: URL, flushing: Bool, folders: FolderFlusher) async throws(TransferError) {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw TransferError(.fileSystem, "cannot move \(file.path) into place: it is not there", permanent: true)
+        }
+        try await PartialFile(path: file.path, offset: PartialFile.length(at: file.path), flushes: flushing)
+            .finish(at: destination.path, folders: folders)
+    }
 }

@@ -91,17 +91,30 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        defer { close() }
-        if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
-        guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+        try flushAndRename(to: destination)
         guard flushes else { return }
-        let folder = (destination as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: destination)
         let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 {
             _ = fsync(folderFD)
             Foundation.close(folderFD)
         }
     }
+
+    /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
+    /// then, when it flushes, has `folders` flush the folder (with other renames, group commit).
+    func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
+        try flushAndRename(to: destination)
+        if flushes { await folders.flush(Self.folder(of: destination)) }
+    }
+
+    private func flushAndRename(to destination: String) throws(TransferError) {
+        defer { close() }
+        if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
+        guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+    }
+
+    static func folder(of path: String) -> String { (path as NSString).deletingLastPathComponent }
 
     deinit { close() }
 

@@ -38,6 +38,9 @@ struct TransferReporter: Sendable {
     var retrying: @Sendable (_ reason: String, _ delay: Duration) async -> Void
     /// A response head arrived (before its body is written).
     var responded: @Sendable (TransferResponse) async -> Void
+    /// Every byte has arrived and the connection is free; the file is being finished (flushed,
+    /// renamed). The session lets the next transfer start meanwhile.
+    var finishing: @Sendable () async -> Void = {}
 }
 
 /// How a run ended.
@@ -61,6 +64,8 @@ struct TransferRunner: Sendable {
     let finisher: TransferFinisher?
     let time: Timekeeper
     let logger: Logger
+    /// Flushes the destination folders, one flush for the files finished together.
+    let folders = FolderFlusher()
 
     func run(_ job: TransferJob, report: TransferReporter) async -> RunOutcome {
         var validator = job.validator
@@ -191,6 +196,7 @@ struct TransferRunner: Sendable {
                     reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
+            await report.finishing()
             return await finish(job, length: received)
         }
     }
@@ -222,7 +228,7 @@ struct TransferRunner: Sendable {
         do throws(TransferError) {
             let file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
             guard let finisher else {
-                try file.finish(at: job.destinationPath)
+                try await file.finish(at: job.destinationPath, folders: folders)
                 return .completed(length)
             }
             // The partial file stays open: when the finisher declines, it goes into place as it is.
@@ -241,13 +247,13 @@ struct TransferRunner: Sendable {
             }
             if finished, PartialFile.length(at: replacement) > 0 {
                 file.close()
-                try FinishedFile.move(
-                    URL(fileURLWithPath: replacement), to: URL(fileURLWithPath: job.destinationPath), flushing: durability.flushes
-                )
+                try await FinishedFile.move(
+                    URL(fileURLWithPath: replacement), to: URL(fileURLWithPath: job.destinationPath),
+                    flushing: durability.flushes, folders: folders)
                 unlink(job.partialPath)
             } else {
                 PartialFile.remove(replacement)
-                try file.finish(at: job.destinationPath)
+                try await file.finish(at: job.destinationPath, folders: folders)
             }
         } catch {
             return .failed(error)

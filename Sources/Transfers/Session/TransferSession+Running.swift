@@ -4,10 +4,12 @@ extension TransferSession {
     /// Starts queued transfers while the limits allow.
     func schedule() {
         guard !isClosed, configuration.startsTransfers else { return }
-        guard running.count < scheduler.maxConcurrent else { return }
+        // A transfer finishing its file (flush, rename) holds no connection: it does not count,
+        // up to as many as may run (so files waiting for the device stay bounded too).
+        guard running.count - min(finishing.count, scheduler.maxConcurrent) < scheduler.maxConcurrent else { return }
         let queued = records.queued
         guard !queued.isEmpty else { return }
-        let hosts = running.keys.compactMap { records[$0]?.host }
+        let hosts = running.keys.filter { !finishing.contains($0) }.compactMap { records[$0]?.host }
         for id in scheduler.admit(queued: queued, runningHosts: hosts) {
             launch(id)
         }
@@ -28,7 +30,8 @@ extension TransferSession {
             persist: { checkpoint throws(TransferError) in try journal.recordCheckpoint(id, checkpoint) },
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
-            responded: { [weak self] response in await self?.didRespond(id, response) })
+            responded: { [weak self] response in await self?.didRespond(id, response) },
+            finishing: { [weak self] in await self?.didStartFinishing(id) })
         let runner = runner
         running[id] = Task {
             let outcome = await runner.run(job, report: reporter)
@@ -61,6 +64,11 @@ extension TransferSession {
         records[id] = record
     }
 
+    private func didStartFinishing(_ id: TransferID) {
+        finishing.insert(id)
+        schedule()
+    }
+
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
         guard records[id] != nil else { return }
         hub.emit(.responded(id, response))
@@ -72,6 +80,7 @@ extension TransferSession {
 
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {
         running[id] = nil
+        finishing.remove(id)
         let intent = stopIntents.removeValue(forKey: id)
         guard records[id] != nil else { return }
         do {

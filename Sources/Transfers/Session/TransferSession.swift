@@ -34,6 +34,8 @@ public actor TransferSession {
 
     var records = TransferTable()
     var running: [TransferID: Task<Void, Never>] = [:]
+    /// Running transfers whose bytes have all arrived, finishing their files (see ``schedule()``).
+    var finishing: Set<TransferID> = []
     var stopIntents: [TransferID: StopIntent] = [:]
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
     var isClosed = false

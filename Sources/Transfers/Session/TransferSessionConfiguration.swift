@@ -3,9 +3,11 @@ import NIOCore
 
 /// How a ``TransferSession`` behaves.
 public struct TransferSessionConfiguration: Sendable {
-    /// Transfers running at once (default 4); the rest queue in order.
+    /// Transfers receiving at once (default 4); the rest queue in order. A transfer whose bytes
+    /// have all arrived finishes its file (flush, rename) without its connection, so the next one
+    /// starts meanwhile; at most as many again may be finishing.
     public var maxConcurrentTransfers: Int
-    /// Transfers running at once against one host (default 4).
+    /// Transfers receiving at once from one host (default 4).
     public var maxTransfersPerHost: Int
     /// How transient failures are retried.
     public var retryPolicy: RetryPolicy

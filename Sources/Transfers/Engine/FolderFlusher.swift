@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Flushes folders for the renames made in them, several renames to one flush: group commit.
+///
+/// A download's rename survives a power cut once its folder is flushed. When files finish
+/// together, the first to ask flushes the folder; the ones that ask meanwhile wait and are all
+/// covered by the next flush, which starts after their renames. No caller returns before a flush
+/// that began after its rename has ended, so each keeps the promise one flush each would keep.
+final class FolderFlusher: Sendable {
+    private struct Folder {
+        /// Tickets handed out (one per request) and the highest one a finished flush covers.
+        var requested = 0
+        var covered = 0
+        var flushing = false
+        var waiters: [(ticket: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let folders = Mutex<[String: Folder]>([:])
+    /// How many flushes ran, for tests and benchmarks.
+    private let flushes = Atomic<Int>(0)
+
+    /// The number of flushes so far.
+    var flushCount: Int { flushes.load(ordering: .relaxed) }
+
+    /// Returns once a flush of `folder` that started after this call has ended. As before group
+    /// commit, a folder that cannot be flushed (some file systems refuse) is not an error: the
+    /// file itself is already flushed.
+    func flush(_ folder: String) async {
+        let (ticket, leads) = folders.withLock { folders in
+            folders[folder, default: Folder()].requested += 1
+            let ticket = folders[folder]!.requested
+            let leads = !folders[folder]!.flushing
+            if leads { folders[folder]!.flushing = true }
+            return (ticket, leads)
+        }
+        if leads { return lead(folder) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = folders.withLock { folders -> Bool in
+                if folders[folder]!.covered >= ticket { return true }
+                folders[folder]!.waiters.append((ticket, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Flushes until every ticket handed out is covered, waking the waiters each flush covers.
+    private func lead(_ folder: String) {
+        while true {
+            let covering = folders.withLock { $0[folder]!.requested }
+            Self.flushNow(folder)
+            flushes.add(1, ordering: .relaxed)
+            let (woken, done) = folders.withLock { folders in
+                var state = folders[folder]!
+                state.covered = max(state.covered, covering)
+                let woken = state.waiters.filter { $0.ticket <= covering }
+                state.waiters.removeAll { $0.ticket <= covering }
+                let done = state.requested == state.covered
+                if done { state.flushing = false }
+                folders[folder] = done && state.waiters.isEmpty ? nil : state
+                return (woken, done)
+            }
+            for waiter in woken { waiter.continuation.resume() }
+            if done { break }
+        }
+    }
+
+    private static func flushNow(_ folder: String) {
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}

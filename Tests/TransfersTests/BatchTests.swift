@@ -1,0 +1,84 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfers
+
+/// Many downloads started in one call: one journal commit, the queue order kept, all or nothing.
+@Suite("Batches", .timeLimit(.minutes(1)))
+struct BatchTests {
+    /// Every DemoCatalog track with a preview.
+    static let ids = Array(1001...1039).filter { $0 != 1010 }
+
+    @Test("a batch of every preview starts in one call, in order, and each file lands byte-exact")
+    func wholeBatch() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withSession { session, folder in
+                let requests = Self.ids.map { id in
+                    TransferRequest(
+                        url: previewURL(url, id), destination: folder.appendingPathComponent("\(id).wav"), tag: "\(id)")
+                }
+                let transfers = try await session.start(requests)
+                #expect(transfers.count == Self.ids.count)
+                #expect(Set(transfers).count == Self.ids.count)
+                for (id, transfer) in zip(Self.ids, transfers) {
+                    #expect(try await session.wait(for: transfer).state == .completed)
+                    let expected = try #require(catalog.preview(for: id)).data
+                    #expect(sha256Hex(try contents(folder.appendingPathComponent("\(id).wav"))) == sha256Hex(expected))
+                }
+                // The server saw them asked for in the batch's order (four at a time, oldest first).
+                let order = catalog.previewRequests.map(\.trackId)
+                #expect(Array(order.prefix(4)).sorted() == Array(Self.ids.prefix(4)))
+                #expect(Array(order.suffix(4)).sorted() == Array(Self.ids.suffix(4)))
+                #expect(await session.transfers().map(\.tag) == Self.ids.map { "\($0)" })
+            }
+        }
+    }
+
+    @Test("a batch with a request that cannot start starts none of them")
+    func allOrNothing() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withSession { session, folder in
+                let twice = folder.appendingPathComponent("same.wav")
+                let requests = [
+                    TransferRequest(url: previewURL(url, 1001), destination: folder.appendingPathComponent("a.wav")),
+                    TransferRequest(url: previewURL(url, 1002), destination: twice),
+                    TransferRequest(url: previewURL(url, 1003), destination: twice),
+                ]
+                await #expect(throws: TransferError.self) { try await session.start(requests) }
+                let bad = [TransferRequest(url: URL(string: "ftp://example.com/x")!, destination: twice)]
+                await #expect(throws: TransferError.self) { try await session.start(bad) }
+                #expect(await session.transfers().isEmpty)
+                #expect(catalog.previewRequests.isEmpty)
+                let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                #expect(entries == ["session"])
+            }
+        }
+    }
+
+    @Test("a batch is journaled in queue order: reopened, the session finds every transfer queued")
+    func journaled() async throws {
+        try await withTemporaryDirectory { folder in
+            var idle = TransferSessionConfiguration()
+            idle.startsTransfers = false
+            let requests = (1...25).map { n in
+                TransferRequest(
+                    url: URL(string: "http://127.0.0.1:9/\(n)")!, destination: folder.appendingPathComponent("\(n).bin"),
+                    tag: "t\(n)", headers: n == 3 ? ["Authorization": "Bearer x"] : [:])
+            }
+            let started = try await withSession(idle, folder: folder) { session, _ in try await session.start(requests) }
+            try await withSession(idle, folder: folder) { session, _ in
+                let found = await session.transfers()
+                #expect(found.map(\.id) == started)
+                #expect(found.map(\.tag) == (1...25).map { "t\($0)" })
+                #expect(found.allSatisfy { $0.state == .queued })
+                #expect(found[2].requestHeaders == ["Authorization": "Bearer x"])
+                // A new transfer queues after every journaled one.
+                let later = try await session.start(
+                    url: URL(string: "http://127.0.0.1:9/later")!, destination: folder.appendingPathComponent("later.bin"))
+                #expect(await session.transfers().last?.id == later)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import Transfers
+
+/// The session's table of transfers and its indexes (pure: no I/O).
+@Suite("Transfer table")
+struct TransferTableTests {
+    func record(_ n: Int, seq: Int64, state: TransferState, host: String = "a.example") -> TransferRecord {
+        TransferRecord(
+            id: "t\(n)", seq: seq, url: "http://\(host)/\(n)", destination: "/music/\(n).m4a",
+            partialFile: "/music/\(n).m4a.part", tag: nil, state: state.rawValue, receivedBytes: 0, durableBytes: 0,
+            expectedBytes: nil, etag: nil, lastModified: nil, contentType: nil, errorCode: nil, errorMessage: nil,
+            errorPermanent: nil, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test("queued transfers come out in queue order, whatever order they went in, with their hosts")
+    func queueOrder() {
+        var table = TransferTable()
+        for (n, seq) in [(1, 5), (2, 1), (3, 9), (4, 3)] {
+            table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(seq), state: .queued, host: "H\(n).Example")
+        }
+        #expect(table.queued.map(\.id.rawValue) == ["t2", "t4", "t1", "t3"])
+        #expect(table.queued.map(\.host) == ["h2.example", "h4.example", "h1.example", "h3.example"])
+        #expect(table.nextSequence() == 10)
+    }
+
+    @Test("a transfer leaves the queue when it starts, pauses or goes, and comes back in its place")
+    func stateChanges() {
+        var table = TransferTable()
+        for n in 1...4 { table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(n), state: .queued) }
+        table[TransferID(rawValue: "t2")] = record(2, seq: 2, state: .running)
+        table[TransferID(rawValue: "t3")] = record(3, seq: 3, state: .paused)
+        #expect(table.queued.map(\.id.rawValue) == ["t1", "t4"])
+        table[TransferID(rawValue: "t3")] = record(3, seq: 3, state: .queued)
+        table[TransferID(rawValue: "t1")] = nil
+        #expect(table.queued.map(\.id.rawValue) == ["t3", "t4"])
+        #expect(table.values.count == 3)
+    }
+
+    @Test("a destination is busy until its transfer completes or is cancelled")
+    func destinations() {
+        var table = TransferTable()
+        let id = TransferID(rawValue: "t1")
+        table[id] = record(1, seq: 1, state: .queued)
+        #expect(table.transfer(writing: "/music/1.m4a") == id)
+        for state in [TransferState.running, .paused, .failed] {
+            table[id] = record(1, seq: 1, state: state)
+            #expect(table.transfer(writing: "/music/1.m4a") == id, "\(state)")
+        }
+        table[id] = record(1, seq: 1, state: .completed)
+        #expect(table.transfer(writing: "/music/1.m4a") == nil)
+        table[id] = record(1, seq: 1, state: .queued)
+        table[id] = nil
+        #expect(table.transfer(writing: "/music/1.m4a") == nil)
+        #expect(table.transfer(writing: "/music/2.m4a") == nil)
+    }
+
+    @Test("folder flushes: each call is covered by a flush that began after it; calls together share flushes")
+    func folderFlushes() async throws {
+        let flusher = FolderFlusher()
+        let folder = FileManager.default.temporaryDirectory.path
+        for _ in 1...3 { await flusher.flush(folder) }
+        #expect(flusher.flushCount == 3)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 1...32 { group.addTask { await flusher.flush(folder) } }
+        }
+        #expect((4...35).contains(flusher.flushCount))
+    }
+}
