@@ -40,6 +40,14 @@ public enum MediaTagger {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw fileError("read", file) }
         let size = Int(info.st_size)
+        // The first bytes say whether there is anything to tag: a file that is neither container
+        // is refused before it is read (a large download must not be read into memory for nothing).
+        var head = [UInt8](repeating: 0, count: 12)
+        let headCount = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, 12, 0) }
+        guard headCount >= 0 else { throw fileError("read", file) }
+        guard MediaFormat.detect(head.prefix(headCount)) != nil else {
+            throw MediaTagError(.unknownFormat, "neither an MP4/M4A nor a WAV file")
+        }
         guard size <= maximumFileSize else {
             throw MediaTagError(.unsupported, "a file over \(maximumFileSize >> 20) MiB is not tagged")
         }
