@@ -196,19 +196,6 @@ def test_errors_show_in_the_page(demo, browser):
     expect(page.get_by_role("alert")).to_have_text("cannot reach the catalog at itunes.apple.com: connection refused")
 
 
-def test_keyboard_only(demo, browser):
-    page = browser.new_page()
-    page.goto(demo.url)
-    page.keyboard.press("Tab")
-    expect(page.get_by_role("searchbox", name="Search songs")).to_be_focused()
-    page.keyboard.type("first snow")
-    page.keyboard.press("Enter")
-    download = row(page, "First Snow").get_by_role("button", name="Download")
-    download.focus()
-    page.keyboard.press("Enter")
-    expect(row(page, "First Snow").get_by_text("In library")).to_be_visible(timeout=15_000)
-
-
 def test_reload_shows_downloads_in_flight(demo, browser):
     page = browser.new_page()
     page.goto(demo.url)

@@ -59,9 +59,7 @@ final class TransferJournal: Sendable {
     }
 
     /// Inserts or replaces a transfer.
-    func save(_ record: TransferRecord) throws(TransferError) {
-        try write { db in try Self.store(record, updatedAt: Date(), in: db) }
-    }
+    func save(_ record: TransferRecord) throws(TransferError) { try save([record]) }
 
     /// Inserts or replaces transfers, in one transaction (one commit for a batch).
     func save(_ records: [TransferRecord]) throws(TransferError) {

@@ -94,24 +94,25 @@ export async function loadLibrary() {
   return listing;
 }
 
+/** Reads the page after the ones loaded and appends it; resolves to the items it added. */
+async function nextPage(limit) {
+  const listing = await api("GET", `/api/downloads?limit=${limit}&after=${encodeURIComponent(next)}`);
+  const known = new Set(items.map((item) => item.id));
+  const added = listing.library.filter((item) => !known.has(item.id));
+  items = [...items, ...added];
+  next = listing.next || null;
+  return added;
+}
+
 /** Every page after the ones loaded (sorting or filtering needs the whole library). */
 async function loadRest() {
-  while (next) {
-    const listing = await api("GET", `/api/downloads?limit=1000&after=${encodeURIComponent(next)}`);
-    const known = new Set(items.map((item) => item.id));
-    items = [...items, ...listing.library.filter((item) => !known.has(item.id))];
-    next = listing.next || null;
-  }
+  while (next) await nextPage(1000);
 }
 
 async function more() {
   if (!next) return;
   try {
-    const listing = await api("GET", `/api/downloads?limit=${pageSize}&after=${encodeURIComponent(next)}`);
-    const known = new Set(items.map((item) => item.id));
-    const added = listing.library.filter((item) => !known.has(item.id));
-    items = [...items, ...added];
-    next = listing.next || null;
+    const added = await nextPage(pageSize);
     const hadFocus = document.activeElement === $("#library-more");
     render();
     // The button goes with the last page: focus moves to the first row it brought.
