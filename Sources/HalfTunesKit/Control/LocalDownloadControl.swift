@@ -64,13 +64,12 @@ public actor LocalDownloadControl: DownloadControl {
         try await DownloadError.catching {
             let service = try await openService()
             var known: [Int: Track] = [:]
+            var unseen: [Int] = []
             for id in Set(trackIDs) {
-                if let track = tracks.track(id) {
-                    known[id] = track
-                } else if let track = try await service.status(trackID: id)?.track {
-                    known[id] = track
-                }
+                if let track = tracks.track(id) { known[id] = track } else { unseen.append(id) }
             }
+            // The rest from the library and the downloads under way: one read for the batch.
+            for (id, status) in try await service.statuses(trackIDs: unseen) { known[id] = status.track }
             let missing = Set(trackIDs).subtracting(known.keys)
             if !missing.isEmpty {
                 let found = try await openCatalog().lookup(ids: Array(missing))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ITunesSearch
+import NetworkBasics
 import Synchronization
 
 /// A track in the library: its catalog data and the file it was saved to.
@@ -42,6 +43,15 @@ final class LibraryStore: Sendable {
     /// a listing of thousands reads columns instead of decoding JSON.
     struct Row: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "libraryTrack"
+        /// Dates in GRDB's text format, without its ICU formatter (see ``UTCTimestamp``).
+        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+            .custom { UTCTimestamp.text($0) }
+        }
+        static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+            .custom { value in
+                String.fromDatabaseValue(value).flatMap(UTCTimestamp.date(from:)) ?? Date.fromDatabaseValue(value)
+            }
+        }
         var id: Int
         var trackJSON: String
         var fileName: String
@@ -209,8 +219,8 @@ final class LibraryStore: Sendable {
             let row = Row(
                 track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size,
                 warning: warning)
-            try Removal.deleteOne(db, key: track.id)
-            try row.save(db)
+            try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [track.id])
+            try Self.upsert(row, in: db)
         }
         pages.invalidate()
         return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0, warning: warning)
@@ -243,6 +253,31 @@ final class LibraryStore: Sendable {
     }
 
     /// The next change number: the counter only goes up, whatever is removed.
+    /// Inserts a row or updates the one of its track, through one prepared statement (no record
+    /// encoding; the triggers keep the totals either way).
+    static func upsert(_ row: Row, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: upsertSQL)
+        try statement.execute(arguments: [
+            row.id, row.trackJSON, row.fileName, UTCTimestamp.text(row.addedAt), row.seq, row.fileSize, row.name,
+            row.artist, row.album, row.artworkURL, row.durationMs, row.previewURL, row.genre,
+            row.releaseDate.map(UTCTimestamp.text), row.explicitness, row.storeURL, row.trackNumber, row.trackCount,
+            row.warning,
+        ])
+    }
+
+    private static let upsertSQL: String = {
+        let columns = [
+            "id", "trackJSON", "fileName", "addedAt", "seq", "fileSize", "name", "artist", "album", "artworkURL",
+            "durationMs", "previewURL", "genre", "releaseDate", "explicitness", "storeURL", "trackNumber", "trackCount",
+            "warning",
+        ]
+        return """
+            INSERT INTO libraryTrack (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            """
+    }()
+
     static func nextSeq(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq") ?? 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NetworkBasics
 
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
@@ -83,8 +84,8 @@ final class TransferJournal: Sendable {
         try statement.execute(arguments: [
             record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
             record.receivedBytes, record.durableBytes, record.expectedBytes, record.etag, record.lastModified,
-            record.contentType, record.errorCode, record.errorMessage, record.errorPermanent, record.createdAt,
-            updatedAt, record.requestHeaders,
+            record.contentType, record.errorCode, record.errorMessage, record.errorPermanent,
+            UTCTimestamp.text(record.createdAt), UTCTimestamp.text(updatedAt), record.requestHeaders,
         ])
     }
 
@@ -102,7 +103,7 @@ final class TransferJournal: Sendable {
                 arguments: [
                     checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
                     checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
-                    Date(), id.rawValue,
+                    UTCTimestamp.text(Date()), id.rawValue,
                 ])
         }
     }
