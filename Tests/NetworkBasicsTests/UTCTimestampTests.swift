@@ -17,7 +17,8 @@ struct UTCTimestampTests {
     static let dates: [Date] = {
         var generator = SystemRandomNumberGenerator()
         let fixed: [TimeInterval] = [
-            0, -1, 0.0006, -0.0006, 0.9996, 951_782_400, 951_868_799.999, 1_709_164_800.5, 4_107_542_399.999, -2_208_988_800, 1_795_470_000.123,
+            0, -1, 0.0006, -0.0006, 0.9996, 951_782_400, 951_868_799.999, 1_709_164_800.5, 4_107_542_399.999, -2_208_988_800,
+            1_795_470_000.123,
         ]
         let random = (0..<2000).map { _ in
             TimeInterval(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)) / 1000
