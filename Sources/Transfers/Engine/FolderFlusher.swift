@@ -34,7 +34,11 @@ final class FolderFlusher: Sendable {
             if leads { folders[folder]!.flushing = true }
             return (ticket, leads)
         }
-        if leads { return lead(folder) }
+        if leads {
+            // On a file-work thread; inline only if that pool could not take it (it never stops).
+            do { try await FileWork.run { self.lead(folder) } } catch { lead(folder) }
+            return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = folders.withLock { folders -> Bool in
                 if folders[folder]!.covered >= ticket { return true }

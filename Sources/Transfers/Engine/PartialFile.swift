@@ -103,8 +103,17 @@ final class PartialFile {
 
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then, when it flushes, has `folders` flush the folder (with other renames, group commit).
+    ///
+    /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
+    /// from then on.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        try flushAndRename(to: destination)
+        let (descriptor, path, flushes) = (descriptor, path, flushes)
+        self.descriptor = -1
+        try await FileWork.run { () throws(TransferError) in
+            defer { Foundation.close(descriptor) }
+            if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
+            guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+        }
         if flushes { await folders.flush(Self.folder(of: destination)) }
     }
 

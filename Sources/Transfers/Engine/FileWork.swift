@@ -1,0 +1,33 @@
+import NIOCore
+import NIOPosix
+
+/// Blocking file work — flushes and renames of finished files — on threads of its own.
+///
+/// A flush can block for milliseconds. Run on Swift's cooperative pool (one thread a core), a few
+/// of them at once would stall every task of the process: the session, the event delivery, the
+/// next files' starts. Here they wait on their own threads, several at a time, and the file
+/// system commits flushes that arrive together as one.
+enum FileWork {
+    /// Threads for flushes in flight: finished files (at most as many as transfers) and folders.
+    static let threadCount = 8
+
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: threadCount)
+        pool.start()
+        return pool
+    }()
+
+    /// Runs `body` on a file-work thread and returns its result. Not cancellable: once asked
+    /// for, a flush or rename runs to its end (the caller's cancellation is seen after).
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws(TransferError) -> T) async throws(TransferError) -> T {
+        do {
+            return try await pool.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) {
+                try body()
+            }.get()
+        } catch let error as TransferError {
+            throw error
+        } catch {
+            throw TransferError(.fileSystem, "cannot finish the file: \(error)", permanent: false)
+        }
+    }
+}
