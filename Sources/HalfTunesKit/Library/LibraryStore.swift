@@ -279,7 +279,7 @@ final class LibraryStore: Sendable {
     }()
 
     static func nextSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq")) ?? 0
     }
 
     static func item(_ row: Row) -> LibraryItem? {

@@ -93,13 +93,14 @@ final class TransferJournal: Sendable {
     /// from any thread: the engine calls it before the first byte of a body reaches the disk.
     func recordCheckpoint(_ id: TransferID, _ checkpoint: Checkpoint) throws(TransferError) {
         try write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE transfer SET etag = ?, lastModified = ?, expectedBytes = ?, receivedBytes = ?,
                         durableBytes = COALESCE(?, MIN(durableBytes, ?)), contentType = COALESCE(?, contentType),
                         updatedAt = ?
                     WHERE id = ?
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
                     checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
@@ -110,7 +111,9 @@ final class TransferJournal: Sendable {
 
     /// Removes a transfer.
     func delete(_ id: TransferID) throws(TransferError) {
-        try write { db in _ = try TransferRecord.deleteOne(db, key: id.rawValue) }
+        try write { db in
+            try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").execute(arguments: [id.rawValue])
+        }
     }
 
     /// A stored setting.
