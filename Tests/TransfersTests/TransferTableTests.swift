@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Transfers
@@ -66,5 +67,42 @@ struct TransferTableTests {
             for _ in 1...32 { group.addTask { await flusher.flush(folder) } }
         }
         #expect((4...35).contains(flusher.flushCount))
+    }
+
+    @Test("folder flushes: a call whose ticket the last flush covered while it got ready to wait returns")
+    func folderFlushRace() async throws {
+        // Regression: the leader (on a file-work thread) covered a waiter's ticket and dropped the
+        // folder's entry between the waiter taking its ticket and starting to wait; the waiter then
+        // crashed on the missing entry (once in some 17,000 flushes). Here the threads are put in
+        // that order: the first flush holds until the second call has its ticket, and the second
+        // call starts waiting only once the first has returned.
+        let leaderFlushing = DispatchSemaphore(value: 0)
+        let waiterHasTicket = DispatchSemaphore(value: 0)
+        let (leaderDone, leaderReturned) = AsyncStream<Void>.makeStream()
+        let firstFlush = Mutex(true)
+        let flusher = FolderFlusher(
+            flush: { _ in
+                guard
+                    firstFlush.withLock({ first in
+                        defer { first = false }
+                        return first
+                    })
+                else { return }
+                leaderFlushing.signal()
+                waiterHasTicket.wait()
+            },
+            beforeWaiting: {
+                waiterHasTicket.signal()
+                for await _ in leaderDone {}
+            })
+        let folder = FileManager.default.temporaryDirectory.path
+        let leader = Task { await flusher.flush(folder) }
+        await Task.detached { leaderFlushing.wait() }.value
+        let waiter = Task { await flusher.flush(folder) }
+        await leader.value
+        leaderReturned.finish()
+        await waiter.value
+        // The first flush began before the second call; a second flush covered it.
+        #expect(flusher.flushCount == 2)
     }
 }

@@ -19,6 +19,19 @@ final class FolderFlusher: Sendable {
     private let folders = Mutex<[String: Folder]>([:])
     /// How many flushes ran, for tests and benchmarks.
     private let flushes = Atomic<Int>(0)
+    /// Flushes a folder (tests pass one that pauses, to order threads).
+    private let flushFolder: @Sendable (String) -> Void
+    /// Runs between a caller's ticket and its wait (tests pause there, to open the race it had).
+    private let beforeWaiting: @Sendable () async -> Void
+
+    /// A flusher; the parameters are for tests.
+    init(
+        flush: @escaping @Sendable (String) -> Void = FolderFlusher.flushNow,
+        beforeWaiting: @escaping @Sendable () async -> Void = {}
+    ) {
+        flushFolder = flush
+        self.beforeWaiting = beforeWaiting
+    }
 
     /// The number of flushes so far.
     var flushCount: Int { flushes.load(ordering: .relaxed) }
@@ -39,9 +52,11 @@ final class FolderFlusher: Sendable {
             do { try await FileWork.run { self.lead(folder) } } catch { lead(folder) }
             return
         }
+        await beforeWaiting()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = folders.withLock { folders -> Bool in
-                if folders[folder]!.covered >= ticket { return true }
+                // No entry: the leader covered every ticket, this one too, and finished meanwhile.
+                guard let state = folders[folder], state.covered < ticket else { return true }
                 folders[folder]!.waiters.append((ticket, continuation))
                 return false
             }
@@ -53,7 +68,7 @@ final class FolderFlusher: Sendable {
     private func lead(_ folder: String) {
         while true {
             let covering = folders.withLock { $0[folder]!.requested }
-            Self.flushNow(folder)
+            flushFolder(folder)
             flushes.add(1, ordering: .relaxed)
             let (woken, done) = folders.withLock { folders in
                 var state = folders[folder]!
@@ -70,7 +85,7 @@ final class FolderFlusher: Sendable {
         }
     }
 
-    private static func flushNow(_ folder: String) {
+    static func flushNow(_ folder: String) {
         let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
