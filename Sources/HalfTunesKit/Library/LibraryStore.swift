@@ -252,7 +252,6 @@ final class LibraryStore: Sendable {
         pages.invalidate()
     }
 
-    /// The next change number: the counter only goes up, whatever is removed.
     /// Inserts a row or updates the one of its track, through one prepared statement (no record
     /// encoding; the triggers keep the totals either way).
     static func upsert(_ row: Row, in db: Database) throws {
@@ -278,6 +277,7 @@ final class LibraryStore: Sendable {
             """
     }()
 
+    /// The next change number: the counter only goes up, whatever is removed.
     static func nextSeq(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq")) ?? 0
     }

@@ -91,14 +91,8 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        try flushAndRename(to: destination)
-        guard flushes else { return }
-        let folder = Self.folder(of: destination)
-        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            _ = fsync(folderFD)
-            Foundation.close(folderFD)
-        }
+        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes)
+        if flushes { FolderFlusher.flushNow(Self.folder(of: destination)) }
     }
 
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
@@ -107,20 +101,26 @@ final class PartialFile {
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
     /// from then on.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        let (descriptor, path, flushes) = (descriptor, path, flushes)
-        self.descriptor = -1
+        let (descriptor, path, flushes) = (handOver(), path, flushes)
         try await FileWork.run { () throws(TransferError) in
-            defer { Foundation.close(descriptor) }
-            if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
-            guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
         }
         if flushes { await folders.flush(Self.folder(of: destination)) }
     }
 
-    private func flushAndRename(to destination: String) throws(TransferError) {
-        defer { close() }
-        if flushes { guard fsync(descriptor) == 0 else { throw Self.error("flush", path) } }
-        guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
+    /// The open descriptor, which the caller now owns (this object no longer closes it).
+    private func handOver() -> Int32 {
+        defer { descriptor = -1 }
+        return descriptor
+    }
+
+    /// Flushes `descriptor` (when `flushing`), closes it and renames `path` to `destination`.
+    private static func flushAndRename(
+        _ descriptor: Int32, path: String, to destination: String, flushing: Bool
+    ) throws(TransferError) {
+        defer { Foundation.close(descriptor) }
+        if flushing { guard fsync(descriptor) == 0 else { throw error("flush", path) } }
+        guard rename(path, destination) == 0 else { throw error("rename", path) }
     }
 
     static func folder(of path: String) -> String { (path as NSString).deletingLastPathComponent }
