@@ -239,7 +239,7 @@ struct DownloadTests {
                 try await session.cancel(id)
                 #expect(await session.transfer(id) == nil)
                 #expect(filesIn(folder).filter { $0.hasPrefix("song") }.isEmpty)
-                #expect(events.events.contains(.stateChanged(id, .cancelled)))
+                #expect(await events.seen(.stateChanged(id, .cancelled)))
             }
         }
     }

@@ -159,10 +159,12 @@ struct PromiseTests {
                 let id = try await session.start(url: previewURL(url, 1022), destination: folder.appendingPathComponent("s.wav"))
                 await events.received(id, atLeast: 200_000)
                 let paused = try await session.pause(id).bytesOnDisk
+                #expect(await events.seen(.stateChanged(id, .paused)))
                 let before = events.events.count
                 // Still throttled: the rest takes about a second, so progress is reported mid-body.
                 try await session.resume(id)
                 #expect(try await session.wait(for: id).state == .completed)
+                #expect(await events.seenCompleted([id]))
                 let after = events.events.dropFirst(before).compactMap { event -> Int64? in
                     if case .progress(id, let received, _) = event { return received } else { return nil }
                 }

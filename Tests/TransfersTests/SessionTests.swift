@@ -55,6 +55,7 @@ struct SessionTests {
                 for (_, track, destination) in started {
                     #expect(sha256Hex(try contents(destination)) == sha256Hex(catalog.preview(for: track)!.data))
                 }
+                #expect(await events.seenCompleted(started.map(\.0)))
                 #expect(peakRunning(events.events) <= 4)
                 #expect(peakRunning(events.events) >= 2)
                 // Files waiting for the device are bounded too: at most as many as may receive.
@@ -94,6 +95,7 @@ struct SessionTests {
                     let done = try await session.wait(for: id)
                     #expect(done.state == .completed, "\(done.failure?.message ?? "")")
                 }
+                #expect(await events.seenCompleted(all))
                 #expect(peakRunning(events.events) { first.contains($0) } == 2)
                 #expect(peakRunning(events.events) { !first.contains($0) } == 2)
                 #expect(peakRunning(events.events) == 4)
@@ -152,6 +154,7 @@ struct SessionTests {
                 let events = EventRecorder(session.events())
                 let id = try await session.start(url: previewURL(url, 1021), destination: folder.appendingPathComponent("x.wav"))
                 #expect(try await session.wait(for: id).state == .completed)
+                #expect(await events.seenCompleted([id]))
                 await session.close()
                 let progress = events.events.filter { if case .progress = $0 { true } else { false } }
                 // 1.3 MB arrive in dozens of buffers, but the clock says no time passed: one event.

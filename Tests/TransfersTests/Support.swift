@@ -63,6 +63,16 @@ final class EventRecorder: Sendable {
         }
     }
 
+    /// Waits until `event` has been recorded; since the stream keeps the session's order, every
+    /// event before it has been recorded too. `false` if the stream ends without it.
+    func seen(_ event: TransferEvent) async -> Bool { await first { $0 == event } != nil }
+
+    /// Waits until every one of the transfers has been recorded completing (see ``seen(_:)``).
+    func seenCompleted(_ ids: [TransferID]) async -> Bool {
+        for id in ids where !(await seen(.stateChanged(id, .completed))) { return false }
+        return true
+    }
+
     /// Waits until the transfer has received at least `bytes`.
     func received(_ id: TransferID, atLeast bytes: Int64) async {
         _ = await first { event in
