@@ -42,7 +42,7 @@ extension DownloadService {
             let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: contentType)
             if ext != location.pathExtension {
                 final = location.deletingLastPathComponent()
-                    .appendingPathComponent(LibraryNaming.fileName(for: track, fileExtension: ext))
+                    .appending(path: LibraryNaming.fileName(for: track, fileExtension: ext), directoryHint: .notDirectory)
                 if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
                 try FileManager.default.moveItem(at: location, to: final)
             }

@@ -12,7 +12,8 @@ extension DownloadService {
             throw DownloadError(.notFound, "track \(trackID) is not in the library")
         }
         let file = library.url(of: item)
-        let tagged = file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".tagging")
+        let tagged = file.deletingLastPathComponent().appending(
+            path: file.lastPathComponent + ".tagging", directoryHint: .notDirectory)
         let warning = await tagger.tag(item.track, file: file, writingTo: tagged)
         if warning == nil {
             do { try FinishedFile.move(tagged, to: file) } catch {

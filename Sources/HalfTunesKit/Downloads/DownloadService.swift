@@ -103,7 +103,8 @@ public actor DownloadService {
             let url = track.previewURL!
             let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
             return TransferRequest(
-                url: url, destination: home.library.appendingPathComponent(name), tag: DownloadTag(track: track).encoded)
+                url: url, destination: home.library.appending(path: name, directoryHint: .notDirectory),
+                tag: DownloadTag(track: track).encoded)
         }
         guard !requests.isEmpty else { return }
         let ids = try await session.start(requests)

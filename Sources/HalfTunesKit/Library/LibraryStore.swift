@@ -147,7 +147,7 @@ final class LibraryStore: Sendable {
                 guard let track = old.track else { continue }
                 let row = Row(
                     track: track, trackJSON: old.trackJSON, fileName: old.fileName, addedAt: old.addedAt, seq: Int64(index + 1),
-                    fileSize: FolderStamp.size(of: folder.appendingPathComponent(old.fileName)))
+                    fileSize: FolderStamp.size(of: folder.appending(path: old.fileName, directoryHint: .notDirectory)))
                 try row.update(db)
             }
             try db.create(index: "libraryTrack_seq", on: "libraryTrack", columns: ["seq"], unique: true)
@@ -214,7 +214,7 @@ final class LibraryStore: Sendable {
     /// Adds (or replaces) a track, numbering the change.
     func add(_ track: Track, fileName: String, warning: String? = nil, addedAt: Date = Date()) throws -> LibraryItem {
         let json = String(decoding: try JSONEncoder().encode(track), as: UTF8.self)
-        let size = FolderStamp.size(of: folder.appendingPathComponent(fileName))
+        let size = FolderStamp.size(of: folder.appending(path: fileName, directoryHint: .notDirectory))
         try database.write { db in
             let row = Row(
                 track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size,
@@ -231,7 +231,7 @@ final class LibraryStore: Sendable {
 
     /// The file of an item; always inside the library folder.
     func url(of item: LibraryItem) -> URL {
-        folder.appendingPathComponent(Self.entryName(item.fileName))
+        folder.appending(path: Self.entryName(item.fileName), directoryHint: .notDirectory)
     }
 
     /// The name a stored file name has inside the folder: its last component, so no stored name

@@ -235,8 +235,9 @@ struct TransferRunner: Sendable {
             let replacement = job.destinationPath + ".finishing"
             PartialFile.remove(replacement)
             let download = CompletedDownload(
-                transferID: job.id, tag: job.tag, file: URL(fileURLWithPath: job.partialPath),
-                replacement: URL(fileURLWithPath: replacement), destination: URL(fileURLWithPath: job.destinationPath))
+                transferID: job.id, tag: job.tag, file: URL(filePath: job.partialPath, directoryHint: .notDirectory),
+                replacement: URL(filePath: replacement, directoryHint: .notDirectory),
+                destination: URL(filePath: job.destinationPath, directoryHint: .notDirectory))
             let finished = await finisher(download)
             if Task.isCancelled {
                 // Paused or closed while finishing: the complete partial file stays, and is
@@ -248,7 +249,8 @@ struct TransferRunner: Sendable {
             if finished, PartialFile.length(at: replacement) > 0 {
                 file.close()
                 try await FinishedFile.move(
-                    URL(fileURLWithPath: replacement), to: URL(fileURLWithPath: job.destinationPath),
+                    URL(filePath: replacement, directoryHint: .notDirectory),
+                    to: URL(filePath: job.destinationPath, directoryHint: .notDirectory),
                     flushing: durability.flushes, folders: folders)
                 unlink(job.partialPath)
             } else {

@@ -72,7 +72,7 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
         TransferSnapshot(
             id: transferID,
             url: URL(string: url) ?? URL(fileURLWithPath: "/"),
-            destination: URL(fileURLWithPath: destination),
+            destination: URL(filePath: destination, directoryHint: .notDirectory),
             tag: tag,
             state: transferState,
             receivedBytes: receivedBytes,
@@ -80,6 +80,6 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             failure: failure,
             contentType: contentType,
             requestHeaders: headers.isEmpty ? nil : headers,
-            partialFile: URL(fileURLWithPath: partialFile))
+            partialFile: URL(filePath: partialFile, directoryHint: .notDirectory))
     }
 }

@@ -180,8 +180,8 @@ extension TransferSession {
 
     func resumeData(for record: TransferRecord) -> ResumeData {
         ResumeData(
-            url: URL(string: record.url)!, destination: URL(fileURLWithPath: record.destination),
-            partialFile: URL(fileURLWithPath: record.partialFile),
+            url: URL(string: record.url)!, destination: URL(filePath: record.destination, directoryHint: .notDirectory),
+            partialFile: URL(filePath: record.partialFile, directoryHint: .notDirectory),
             bytesOnDisk: PartialFile.length(at: record.partialFile), expectedBytes: record.expectedBytes,
             validator: record.validator, tag: record.tag, headers: record.headers.isEmpty ? nil : record.headers)
     }

@@ -86,7 +86,7 @@ extension TransferSession {
         do {
             switch outcome {
             case .completed(let bytes):
-                let destination = URL(fileURLWithPath: records[id]!.destination)
+                let destination = URL(filePath: records[id]!.destination, directoryHint: .notDirectory)
                 let complete: (inout TransferRecord) -> Void = { record in
                     record.receivedBytes = bytes
                     record.durableBytes = bytes
