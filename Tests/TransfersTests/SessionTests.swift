@@ -163,6 +163,35 @@ struct SessionTests {
         }
     }
 
+    @Test("a response head is an event by default, with the server's status and headers; none when turned off")
+    func respondedEvents() async throws {
+        try await withDemoCatalog { catalog, url in
+            for reports in [true, false] {
+                try await withTemporaryDirectory { folder in
+                    let session = try await TransferSession.open(
+                        identifier: "s", directory: folder,
+                        configuration: TransferSessionConfiguration(reportsResponses: reports), logger: quietLogger("t"))
+                    let events = EventRecorder(session.events())
+                    let destination = folder.appendingPathComponent("x.wav")
+                    let id = try await session.start(url: previewURL(url, 1021), destination: destination)
+                    #expect(try await session.wait(for: id).state == .completed)
+                    #expect(await events.seenCompleted([id]))
+                    await session.close()
+                    let heads = events.events.compactMap { event -> TransferResponse? in
+                        if case .responded(_, let response) = event { response } else { nil }
+                    }
+                    #expect(try contents(destination) == catalog.preview(for: 1021)!.data)
+                    if reports {
+                        #expect(heads.map(\.status) == [200])
+                        #expect(heads.first?.headers["Content-Length"] == "1323044")
+                    } else {
+                        #expect(heads.isEmpty)
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a paused transfer stays paused across a reopen, and resume needs the user")
     func pausedStaysPaused() async throws {
         try await withDemoCatalog { catalog, url in

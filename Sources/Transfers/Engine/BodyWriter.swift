@@ -36,6 +36,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     let validator: Validator
     let checkpointBytes: Int64
     let durability: Durability
+    /// Whether the head is reported (``Update/response(_:)``).
+    let reportsResponses: Bool
     let progressInterval: Duration
     let time: Timekeeper
     let persist: @Sendable (Checkpoint) throws(TransferError) -> Void
@@ -63,7 +65,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
-        durability: Durability,
+        durability: Durability, reportsResponses: Bool,
         progressInterval: Duration, time: Timekeeper, persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         updates: AsyncStream<Update>.Continuation
     ) {
@@ -73,6 +75,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         self.validator = validator
         self.checkpointBytes = checkpointBytes
         self.durability = durability
+        self.reportsResponses = reportsResponses
         self.progressInterval = progressInterval
         self.time = time
         self.persist = persist
@@ -89,15 +92,11 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator)
-        var fields: [String: String] = [:]
-        for (name, value) in headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
         guard case .write(let offset, let total) = decision else {
-            updates.yield(
-                .response(TransferResponse(status: summary.status, headers: fields, bodyOffset: nil, expectedTotal: nil)))
+            report(head, bodyOffset: nil, expectedTotal: nil)
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))
         }
-        updates.yield(
-            .response(TransferResponse(status: summary.status, headers: fields, bodyOffset: offset, expectedTotal: total)))
+        report(head, bodyOffset: offset, expectedTotal: total)
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
@@ -145,12 +144,26 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 { received }
 
+    /// Reports the head (its headers joined by name), when the session reports responses.
+    private func report(_ head: HTTPResponseHead, bodyOffset: Int64?, expectedTotal: Int64?) {
+        guard reportsResponses else { return }
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
+        updates.yield(
+            .response(
+                TransferResponse(
+                    status: Int(head.status.code), headers: fields, bodyOffset: bodyOffset, expectedTotal: expectedTotal)))
+    }
+
     /// Waits for the flush still running, if any (the file must stay open until then), and
     /// returns why a flush failed, if one did. Call once the response is over.
     func settle() async -> TransferError? {
         guard let eventLoop else { return nil }
-        let pending = try? await eventLoop.submit { self.flushing }.get()
-        _ = try? await pending?.get()
+        // One trip to the event loop when no flush is running (every small file); two otherwise.
+        guard let (pending, failure) = try? await eventLoop.submit({ (self.flushing, self.flushFailure) }).get()
+        else { return nil }
+        guard let pending else { return failure }
+        _ = try? await pending.get()
         return try? await eventLoop.submit { self.flushFailure }.get()
     }
 

@@ -61,6 +61,7 @@ struct TransferRunner: Sendable {
     let progressInterval: Duration
     let checkpointBytes: Int64
     let durability: Durability
+    let reportsResponses: Bool
     let finisher: TransferFinisher?
     let time: Timekeeper
     let logger: Logger
@@ -157,7 +158,8 @@ struct TransferRunner: Sendable {
         let writer = BodyWriter(
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
-            progressInterval: progressInterval, time: time, persist: report.persist, updates: updateFeed)
+            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time, persist: report.persist,
+            updates: updateFeed)
         let task = client.execute(request: request, delegate: writer, deadline: nil, logger: logger)
         let outcome: Result<Int64, any Error>
         do {

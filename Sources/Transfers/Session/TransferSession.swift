@@ -111,8 +111,8 @@ public actor TransferSession {
         self.runner = TransferRunner(
             client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
-            durability: configuration.durability, finisher: configuration.finisher,
-            time: time, logger: logger)
+            durability: configuration.durability, reportsResponses: configuration.reportsResponses,
+            finisher: configuration.finisher, time: time, logger: logger)
     }
 
     /// A stream of every event from now on. Each call gives a new, independent stream; it ends

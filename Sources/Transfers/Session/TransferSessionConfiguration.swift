@@ -32,6 +32,10 @@ public struct TransferSessionConfiguration: Sendable {
     /// caller that takes each file as it is reported and needs no history (ResumableURLSession's
     /// default sessions).
     public var forgetsCompletedTransfers: Bool
+    /// Whether each response's head (status and headers) is reported, as a
+    /// ``TransferEvent/responded(_:_:)`` event (default `true`). A caller that never reads them
+    /// turns this off: no copy of the headers and no event per response.
+    public var reportsResponses: Bool
     /// The last step of every download, before its file is renamed into place (`nil`: none).
     public var finisher: TransferFinisher?
 
@@ -48,6 +52,7 @@ public struct TransferSessionConfiguration: Sendable {
         maxRedirects: Int = 10,
         startsTransfers: Bool = true,
         forgetsCompletedTransfers: Bool = false,
+        reportsResponses: Bool = true,
         finisher: TransferFinisher? = nil
     ) {
         self.maxConcurrentTransfers = maxConcurrentTransfers
@@ -61,6 +66,7 @@ public struct TransferSessionConfiguration: Sendable {
         self.maxRedirects = maxRedirects
         self.startsTransfers = startsTransfers
         self.forgetsCompletedTransfers = forgetsCompletedTransfers
+        self.reportsResponses = reportsResponses
         self.finisher = finisher
     }
 
