@@ -61,7 +61,7 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
         receivedBytes = try c.decode(Int64.self, forKey: .receivedBytes)
         expectedBytes = try c.decodeIfPresent(Int64.self, forKey: .expectedBytes)
         failure = try c.decodeIfPresent(String.self, forKey: .failure)
-        file = try c.decodeIfPresent(String.self, forKey: .file).map { URL(fileURLWithPath: $0) }
+        file = try c.decodeIfPresent(String.self, forKey: .file).map { URL(filePath: $0, directoryHint: .notDirectory) }
         warning = try c.decodeIfPresent(String.self, forKey: .warning)
     }
 

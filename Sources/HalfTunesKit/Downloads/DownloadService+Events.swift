@@ -16,6 +16,7 @@ extension DownloadService {
             hub.emit(.progress(trackID: track.id, received: received, expected: expected))
         case .stateChanged(_, let state):
             if state == .cancelled {
+                tagger.forget(id)
                 transfersByTrack[track.id] = nil
                 tracksByTransfer[id] = nil
                 hub.emit(.removed(trackID: track.id))

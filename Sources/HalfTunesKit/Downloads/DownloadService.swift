@@ -39,6 +39,8 @@ public actor DownloadService {
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
         var configuration = configuration
+        // The service reads no response heads (it ignores `.responded`): none are copied for it.
+        configuration.reportsResponses = false
         if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
@@ -112,7 +114,7 @@ public actor DownloadService {
             transfersByTrack[track.id] = id
             tracksByTransfer[id] = track
             // The cover is fetched while the preview downloads, so tagging at the end finds it ready.
-            tagger.prefetchArtwork(for: track)
+            tagger.expect(track, from: id)
         }
     }
 

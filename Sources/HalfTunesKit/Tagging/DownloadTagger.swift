@@ -17,6 +17,10 @@ final class DownloadTagger: Sendable {
     private let logger: Logger
     /// Warnings of downloads finished but not yet filed in the library, by track id.
     private let warnings = Mutex<[Int: String]>([:])
+    /// The tracks of downloads begun by this process, by transfer: the finisher reads the track
+    /// here instead of decoding the transfer's tag (one JSON decoding a download fewer). Transfers
+    /// resumed from an earlier run are not here; their tag is decoded.
+    private let tracks = Mutex<[TransferID: Track]>([:])
 
     init(options: TaggingOptions, cacheFolder: URL, logger: Logger) {
         artwork = options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, logger: logger) : nil
@@ -26,7 +30,8 @@ final class DownloadTagger: Sendable {
 
     /// The session's finisher: tags a complete download into its replacement file.
     func finish(_ download: CompletedDownload) async -> Bool {
-        guard let track = DownloadTag(download.tag)?.track else { return false }
+        let known = tracks.withLock { $0.removeValue(forKey: download.transferID) }
+        guard let track = known ?? DownloadTag(download.tag)?.track else { return false }
         let warning = await tag(track, file: download.file, writingTo: download.replacement)
         warnings.withLock { $0[track.id] = warning }
         return warning == nil
@@ -50,11 +55,19 @@ final class DownloadTagger: Sendable {
         }
     }
 
-    /// Starts fetching a track's cover (when tags are written), so it is ready when the
-    /// download ends; the tagging step then shares the fetch or finds the cover cached.
-    func prefetchArtwork(for track: Track) {
-        guard writesTags, let artwork, let url = track.artworkURL else { return }
+    /// Notes that `transfer` downloads `track`, and starts fetching its cover (when tags are
+    /// written), so it is ready when the download ends; the tagging step then shares the fetch or
+    /// finds the cover cached.
+    func expect(_ track: Track, from transfer: TransferID) {
+        guard writesTags else { return }
+        tracks.withLock { $0[transfer] = track }
+        guard let artwork, let url = track.artworkURL else { return }
         Task { _ = await artwork.artwork(for: url) }
+    }
+
+    /// Forgets the track of a transfer that will not finish (cancelled).
+    func forget(_ transfer: TransferID) {
+        tracks.withLock { _ = $0.removeValue(forKey: transfer) }
     }
 
     /// The warning of a finished download, once (when it is filed in the library).

@@ -69,7 +69,7 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
                 id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs,
                 previewURL: previewURL, storeURL: storeURL),
             state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: reason,
-            file: file.map { URL(fileURLWithPath: $0) }, warning: warning)
+            file: file.map { URL(filePath: $0, directoryHint: .notDirectory) }, warning: warning)
     }
 }
 

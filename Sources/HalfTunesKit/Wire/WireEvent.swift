@@ -74,7 +74,7 @@ public struct WireEvent: Codable, Sendable, Hashable {
         return switch event {
         case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
         case .state: .stateChanged(trackID: id, state: state ?? .notDownloaded)
-        case .completed: .completed(trackID: id, file: URL(fileURLWithPath: file ?? ""), warning: warning)
+        case .completed: .completed(trackID: id, file: URL(filePath: file ?? "", directoryHint: .notDirectory), warning: warning)
         case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
         case .removed: .removed(trackID: id)
         case .reload: .fellBehind(dropped: dropped ?? 0)
