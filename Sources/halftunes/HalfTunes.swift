@@ -23,4 +23,9 @@ struct HalfTunes: AsyncParsableCommand {
             DemoCatalogCommand.self,
         ]
     )
+
+    /// Runs the command line, with long runs of track ids joined first (see ``TrackIDCompaction``).
+    static func main() async {
+        await main(TrackIDCompaction.compact(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -7,8 +7,11 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download tracks' previews into the library (Ctrl-C pauses; run again to resume).")
 
-    @Argument(help: "Track ids, as `halftunes search` shows them.")
-    var ids: [Int]
+    @Argument(help: "Track ids, as `halftunes search` shows them (spaces or commas between them).")
+    var ids: [TrackIDList]
+
+    /// The ids given, in order.
+    var trackIDs: [Int] { ids.flatMap(\.values) }
 
     @Flag(name: .long, help: "Print NDJSON events instead of progress bars.")
     var json = false
@@ -19,7 +22,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var durability: DurabilityOption
 
     func validate() throws {
-        guard ids.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
+        guard trackIDs.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
     }
 
     func run() async throws {
@@ -36,7 +39,7 @@ struct DownloadCommand: AsyncParsableCommand {
                         Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
                     }
                 }
-                try await ForegroundDownloads.run(control, json: json) { try await control.start(ids) }
+                try await ForegroundDownloads.run(control, json: json) { try await control.start(trackIDs) }
             }
         }
     }
