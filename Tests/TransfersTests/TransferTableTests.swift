@@ -1,3 +1,4 @@
+import DemoCatalog
 import Foundation
 import Synchronization
 import Testing
@@ -37,6 +38,36 @@ struct TransferTableTests {
         table[TransferID(rawValue: "t1")] = nil
         #expect(table.queued.map(\.id.rawValue) == ["t3", "t4"])
         #expect(table.values.count == 3)
+    }
+
+    @Test("3,000 transfers started oldest first, with some paused and resumed between: the queue stays in order")
+    func longQueue() {
+        var table = TransferTable()
+        var queued = Array(1...3000)  // the model: queued transfers' numbers, sorted
+        var paused: [Int] = []
+        for n in queued { table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(n), state: .queued) }
+        var generator = SplitMix(seed: 14)
+        func pick(_ list: [Int]) -> Int { list[Int(generator.next() % UInt64(list.count))] }
+        for step in 0..<6000 {
+            let n: Int
+            let state: TransferState
+            switch generator.next() % 10 {
+            case 0..<6 where !queued.isEmpty: (n, state) = (queued[0], .running)  // the oldest starts
+            case 6..<8 where !queued.isEmpty: (n, state) = (pick(queued), .paused)
+            case 8 where !paused.isEmpty: (n, state) = (pick(paused), .queued)
+            default: continue
+            }
+            table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(n), state: state)
+            queued.removeAll { $0 == n }
+            paused.removeAll { $0 == n }
+            if state == .queued { queued.insert(n, at: queued.firstIndex { $0 > n } ?? queued.endIndex) }
+            if state == .paused { paused.append(n) }
+            if step % 250 == 0 || queued.count < 3 {
+                #expect(table.queued.map(\.id.rawValue) == queued.map { "t\($0)" }, "step \(step)")
+            }
+        }
+        #expect(table.queued.map(\.id.rawValue) == queued.map { "t\($0)" })
+        #expect(queued.isEmpty && !paused.isEmpty)  // the run reached the end of the queue
     }
 
     @Test("a destination is busy until its transfer completes or is cancelled")

@@ -15,9 +15,10 @@ public struct Scheduler: Sendable, Hashable {
     /// The queued transfers to start now.
     ///
     /// - Parameters:
-    ///   - queued: Waiting transfers and their hosts, oldest first.
+    ///   - queued: Waiting transfers and their hosts, oldest first. Read only as far as needed:
+    ///     a lazy sequence over a long queue costs what the few admitted do.
     ///   - runningHosts: The host of every running transfer.
-    public func admit<ID>(queued: [(id: ID, host: String)], runningHosts: [String]) -> [ID] {
+    public func admit<ID, Queue: Sequence<(id: ID, host: String)>>(queued: Queue, runningHosts: [String]) -> [ID] {
         var running = runningHosts.count
         var perHost: [String: Int] = [:]
         for host in runningHosts { perHost[host, default: 0] += 1 }

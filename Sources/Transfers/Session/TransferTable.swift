@@ -7,8 +7,11 @@ import Foundation
 /// Every write goes through the subscript, which keeps the indexes in step. Pure.
 struct TransferTable: Sendable {
     private(set) var byID: [TransferID: TransferRecord] = [:]
-    /// Queued transfers, ordered by `seq`.
+    /// Queued transfers, ordered by `seq`, from `head` on: the entries before it have started.
+    /// (The oldest is the one that starts next; dropping it from an array of 2,000 would move
+    /// all the others, at every start.)
     private var queue: [(seq: Int64, id: TransferID, host: String)] = []
+    private var head = 0
     /// Destination path → the transfer under way (not final) that writes it.
     private var destinations: [String: TransferID] = [:]
     /// The highest queue position given so far.
@@ -26,8 +29,10 @@ struct TransferTable: Sendable {
     /// Every transfer, in no particular order.
     var values: Dictionary<TransferID, TransferRecord>.Values { byID.values }
 
-    /// The queued transfers and their hosts, oldest first.
-    var queued: [(id: TransferID, host: String)] { queue.map { ($0.id, $0.host) } }
+    /// The queued transfers and their hosts, oldest first, read lazily.
+    var queued: LazyMapSequence<ArraySlice<(seq: Int64, id: TransferID, host: String)>, (id: TransferID, host: String)> {
+        queue[head...].lazy.map { ($0.id, $0.host) }
+    }
 
     /// The transfer under way (queued, running, paused or failed) that writes `path`, if any.
     func transfer(writing path: String) -> TransferID? { destinations[path] }
@@ -57,7 +62,7 @@ struct TransferTable: Sendable {
             var at = position(of: record.seq)
             while at < queue.count, queue[at].seq == record.seq {
                 if queue[at].id == record.transferID {
-                    queue.remove(at: at)
+                    remove(at: at)
                     return
                 }
                 at += 1
@@ -65,9 +70,24 @@ struct TransferTable: Sendable {
         }
     }
 
-    /// The first place in `queue` whose `seq` is not below `seq`.
+    private mutating func remove(at index: Int) {
+        guard index == head else {
+            queue.remove(at: index)
+            return
+        }
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024, head * 2 >= queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// The first place in `queue`, from `head` on, whose `seq` is not below `seq`.
     private func position(of seq: Int64) -> Int {
-        var low = 0
+        var low = head
         var high = queue.count
         while low < high {
             let middle = (low + high) / 2
