@@ -62,12 +62,13 @@ final class TransferJournal: Sendable {
     /// Inserts or replaces a transfer.
     func save(_ record: TransferRecord) throws(TransferError) { try save([record]) }
 
-    /// Inserts or replaces transfers, in one transaction (one commit for a batch).
-    func save(_ records: [TransferRecord]) throws(TransferError) {
-        guard !records.isEmpty else { return }
+    /// Inserts or replaces transfers and deletes others, in one transaction (one commit for a batch).
+    func save(_ records: [TransferRecord], deleting deleted: [TransferID] = []) throws(TransferError) {
+        guard !records.isEmpty || !deleted.isEmpty else { return }
         let now = Date()
         try write { db in
             for record in records { try Self.store(record, updatedAt: now, in: db) }
+            for id in deleted { try Self.remove(id, in: db) }
         }
     }
 
@@ -109,11 +110,8 @@ final class TransferJournal: Sendable {
         }
     }
 
-    /// Removes a transfer.
-    func delete(_ id: TransferID) throws(TransferError) {
-        try write { db in
-            try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").execute(arguments: [id.rawValue])
-        }
+    private static func remove(_ id: TransferID, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").execute(arguments: [id.rawValue])
     }
 
     /// A stored setting.

@@ -39,6 +39,9 @@ public actor TransferSession {
     var stopIntents: [TransferID: StopIntent] = [:]
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
     var isClosed = false
+    /// Transfers forgotten whose journal rows are not deleted yet: the deletes go with the next
+    /// journal write, in its commit (see ``forget(_:)``).
+    var forgotten: [TransferID] = []
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }
@@ -143,6 +146,9 @@ public actor TransferSession {
         for id in tasks.keys { stopIntents[id] = .interrupt }
         for task in tasks.values { task.cancel() }
         for task in tasks.values { await task.value }
+        do { try journalDelete([]) } catch {
+            logger.error("cannot forget transfers in the journal", metadata: ["error": "\(error)"])
+        }
         try? await client.shutdown()
         for (id, continuations) in waiters {
             let snapshot = records[id]?.snapshot
@@ -177,7 +183,7 @@ public actor TransferSession {
         record.state = next.rawValue
         update(&record)
         records[id] = record
-        if journaled { try journal.save(record) }
+        if journaled { try journalSave([record]) }
         hub.emit(.stateChanged(id, next))
         if ![.queued, .running].contains(next) { resumeWaiters(id) }
         return record
@@ -192,10 +198,23 @@ public actor TransferSession {
         }
         record.state = next.rawValue
         update(&record)
-        try journal.delete(id)
+        try journalDelete([id])
         records[id] = nil
         hub.emit(.stateChanged(id, next))
         resumeWaiters(id, with: record.snapshot)
+    }
+
+    /// Journals `records` (inserted or replaced) with the deletes of the transfers forgotten
+    /// since the last write, in one commit.
+    func journalSave(_ records: [TransferRecord]) throws(TransferError) {
+        try journal.save(records, deleting: forgotten)
+        forgotten.removeAll()
+    }
+
+    /// Deletes transfers from the journal, with those forgotten since the last write, in one commit.
+    func journalDelete(_ ids: [TransferID]) throws(TransferError) {
+        try journal.save([], deleting: forgotten + ids)
+        forgotten.removeAll()
     }
 
     func resumeWaiters(_ id: TransferID, with final: TransferSnapshot? = nil) {

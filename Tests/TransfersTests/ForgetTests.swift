@@ -1,0 +1,81 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfers
+
+/// Forgetting finished transfers: at once in the session, in the journal with its next write.
+/// The journal is read back with the `sqlite3` program (Debian's sqlite3), not through the engine.
+@Suite("Forgetting transfers", .timeLimit(.minutes(1)))
+struct ForgetTests {
+    /// The ids of the journal's transfers, as sqlite3 reads them (WAL included).
+    private func journaled(in folder: URL) async throws -> Set<String> {
+        let journal = folder.appendingPathComponent("session/test.journal.sqlite").path
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-readonly", journal, "SELECT id FROM transfer"])
+        try #require(result.status == 0, "sqlite3: \(result.stderr)")
+        return Set(result.stdout.split(separator: "\n").map(String.init))
+    }
+
+    @Test(
+        "a forgotten transfer leaves the session at once and the journal with its next write; none is left after close",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"))
+    func forgottenWithTheNextWrite() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { folder in
+                let session = try await TransferSession.open(
+                    identifier: "test", directory: folder.appendingPathComponent("session"), logger: quietLogger("t"))
+                var ids: [TransferID] = []
+                for track in [1001, 1019] {
+                    let id = try await session.start(
+                        url: previewURL(url, track), destination: folder.appendingPathComponent("\(track).wav"))
+                    #expect(try await session.wait(for: id).state == .completed)
+                    ids.append(id)
+                }
+                #expect(try await journaled(in: folder) == Set(ids.map(\.rawValue)))
+
+                try await session.forget(ids[0])
+                #expect(await session.transfer(ids[0]) == nil)
+                #expect(try await journaled(in: folder) == Set(ids.map(\.rawValue)))  // no commit of its own
+
+                let third = try await session.start(
+                    url: previewURL(url, 1020), destination: folder.appendingPathComponent("1020.wav"))
+                #expect(try await journaled(in: folder) == [ids[1].rawValue, third.rawValue])  // went with that write
+                #expect(try await session.wait(for: third).state == .completed)
+
+                try await session.forget(ids[1])
+                try await session.forget(third)
+                await session.close()
+                #expect(try await journaled(in: folder).isEmpty)
+                let reopened = try await TransferSession.open(
+                    identifier: "test", directory: folder.appendingPathComponent("session"), logger: quietLogger("t"))
+                #expect(await reopened.transfers().isEmpty)
+                await reopened.close()
+                for track in [1001, 1019, 1020] {
+                    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(track).wav").path))
+                }
+            }
+        }
+    }
+
+    @Test(
+        "forgetting many: the deletes are written in batches, never more than a batch waiting",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"))
+    func batches() async throws {
+        try await withDemoCatalog { _, url in
+            try await withSession { session, folder in
+                let count = TransferSession.forgottenBatch + 6
+                var ids: [TransferID] = []
+                for index in 0..<count {
+                    let destination = folder.appendingPathComponent("files/\(index).wav")
+                    ids.append(try await session.start(url: previewURL(url, 1001), destination: destination))
+                    #expect(try await session.wait(for: ids.last!).state == .completed)
+                }
+                for id in ids { try await session.forget(id) }
+                let left = try await journaled(in: folder)
+                #expect(left == Set(ids.suffix(6).map(\.rawValue)))
+            }
+        }
+    }
+}
