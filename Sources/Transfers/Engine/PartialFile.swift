@@ -99,9 +99,14 @@ final class PartialFile {
     /// then, when it flushes, has `folders` flush the folder (with other renames, group commit).
     ///
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
-    /// from then on.
+    /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
+    /// does not wait for the device, and is cheaper than the two thread switches.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
         let (descriptor, path, flushes) = (handOver(), path, flushes)
+        guard flushes else {
+            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
+            return
+        }
         try await FileWork.run { () throws(TransferError) in
             try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
         }
