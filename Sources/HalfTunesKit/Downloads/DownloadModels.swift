@@ -113,16 +113,34 @@ public enum DownloadEvent: Sendable, Hashable {
     }
 }
 
-/// What a transfer's tag holds: the track it downloads.
-struct DownloadTag: Codable {
+/// What a transfer's tag holds: the track it downloads, as JSON — the same JSON the library
+/// stores for it, so filing the download encodes nothing again (``trackJSON(_:)``).
+struct DownloadTag {
     var track: Track
 
-    var encoded: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
+    /// The track's JSON.
+    var encoded: String { String(decoding: (try? JSONEncoder().encode(track)) ?? Data(), as: UTF8.self) }
 
     init(track: Track) { self.track = track }
 
+    /// The track of a tag, in either form: the track's JSON, or `{"track": …}` (journals written
+    /// by HalfTunes 0.1).
     init?(_ tag: String?) {
-        guard let tag, let decoded = try? JSONDecoder().decode(DownloadTag.self, from: Data(tag.utf8)) else { return nil }
-        self = decoded
+        guard let tag else { return nil }
+        if let track = try? JSONDecoder().decode(Track.self, from: Data(tag.utf8)) {
+            self.track = track
+        } else if let wrapped = try? JSONDecoder().decode(Wrapped.self, from: Data(tag.utf8)) {
+            self.track = wrapped.track
+        } else {
+            return nil
+        }
     }
+
+    /// The track's JSON in a tag of the current form, `nil` for the older one.
+    static func trackJSON(_ tag: String?) -> String? {
+        guard let tag, !tag.hasPrefix(#"{"track":"#) else { return nil }
+        return tag
+    }
+
+    private struct Wrapped: Decodable { var track: Track }
 }

@@ -39,7 +39,8 @@ extension DownloadService {
         var final = location
         var warning: String?
         do {
-            let contentType = await session.transfer(id)?.contentType
+            let transfer = await session.transfer(id)
+            let contentType = transfer?.contentType
             let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: contentType)
             if ext != location.pathExtension {
                 final = location.deletingLastPathComponent()
@@ -48,7 +49,8 @@ extension DownloadService {
                 try FileManager.default.moveItem(at: location, to: final)
             }
             warning = tagger.takeWarning(for: track.id)
-            _ = try library.add(track, fileName: final.lastPathComponent, warning: warning)
+            _ = try library.add(
+                track, fileName: final.lastPathComponent, warning: warning, trackJSON: DownloadTag.trackJSON(transfer?.tag))
             try await session.forget(id)
         } catch {
             logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])

@@ -212,8 +212,13 @@ final class LibraryStore: Sendable {
     }
 
     /// Adds (or replaces) a track, numbering the change.
-    func add(_ track: Track, fileName: String, warning: String? = nil, addedAt: Date = Date()) throws -> LibraryItem {
-        let json = String(decoding: try JSONEncoder().encode(track), as: UTF8.self)
+    ///
+    /// - Parameter trackJSON: The track's JSON when the caller has it (a download's tag), so it is
+    ///   not encoded again.
+    func add(
+        _ track: Track, fileName: String, warning: String? = nil, addedAt: Date = Date(), trackJSON: String? = nil
+    ) throws -> LibraryItem {
+        let json = try trackJSON ?? String(decoding: JSONEncoder().encode(track), as: UTF8.self)
         let size = FolderStamp.size(of: folder.appending(path: fileName, directoryHint: .notDirectory))
         try database.write { db in
             let row = Row(
