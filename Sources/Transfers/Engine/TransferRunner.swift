@@ -176,8 +176,10 @@ struct TransferRunner: Sendable {
         updateFeed.finish()
         await forwarder.value
         // Everything below runs after the event loop (and the flush) are done with the writer.
-        writer.file?.close()
+        // A complete body's file stays open: finishing it needs no second open.
         let received = writer.received
+        let complete = outcome.isSuccess && flushFailure == nil && writer.expected.map { received == $0 } ?? true
+        if !complete { writer.file?.close() }
         if writer.file != nil, received > writer.startOffset || outcome.isSuccess {
             await report.progress(received, writer.expected)
         }
@@ -199,7 +201,7 @@ struct TransferRunner: Sendable {
                     validator: writer.writtenValidator)
             }
             await report.finishing()
-            return await finish(job, length: received)
+            return await finish(job, file: writer.file, length: received)
         }
     }
 
@@ -226,9 +228,14 @@ struct TransferRunner: Sendable {
     /// With a finisher, the partial file stays as it is until the finished version is in place,
     /// and goes after: a crash at any point leaves either the complete partial file (finished
     /// again on resume) or the finished file.
-    private func finish(_ job: TransferJob, length: Int64) async -> AttemptResult {
+    private func finish(_ job: TransferJob, file open: PartialFile? = nil, length: Int64) async -> AttemptResult {
         do throws(TransferError) {
-            let file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
+            let file: PartialFile
+            if let open {
+                file = open
+            } else {
+                file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
+            }
             guard let finisher else {
                 try await file.finish(at: job.destinationPath, folders: folders)
                 return .completed(length)
