@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ITunesSearch", targets: ["ITunesSearch"]),
         .library(name: "Transfers", targets: ["Transfers"]),
+        .library(name: "TransferEngine", targets: ["TransferEngine"]),
         .library(name: "NetworkBasics", targets: ["NetworkBasics"]),
         .library(name: "HalfTunesKit", targets: ["HalfTunesKit"]),
         .library(name: "HalfTunesWeb", targets: ["HalfTunesWeb"]),
@@ -41,10 +42,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The engine: TransferSession, its journal and the Range/If-Range logic (Foundation, no
+        // FoundationNetworking, so the command line does not load libcurl's chain).
+        .target(
+            name: "TransferEngine",
+            dependencies: [
+                "NetworkBasics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The URLSession-shaped layer over the engine, which it re-exports: `import Transfers` gives both.
         .target(
             name: "Transfers",
             dependencies: [
-                "NetworkBasics",
+                "TransferEngine", "NetworkBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -56,7 +72,7 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "Transfers", "NetworkBasics", "MediaTags",
+                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -88,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "Transfers",
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "TransferEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -138,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "TransfersTests",
             dependencies: [
-                "Transfers", "TestSupport", "DemoCatalog",
+                "Transfers", "TransferEngine", "TestSupport", "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

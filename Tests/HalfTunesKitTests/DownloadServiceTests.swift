@@ -3,7 +3,7 @@ import Foundation
 import ITunesSearch
 import TestSupport
 import Testing
-import Transfers
+import TransferEngine
 
 @testable import HalfTunesKit
 

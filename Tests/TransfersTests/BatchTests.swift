@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// Many downloads started in one call: one journal commit, the queue order kept, all or nothing.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// Many downloads through a server that drops, stalls and lies, from a fixed seed (printed, so a

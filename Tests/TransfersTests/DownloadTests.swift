@@ -4,6 +4,7 @@ import Hummingbird
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// Downloads over a real socket from the DemoCatalog (and small test servers), checked byte for byte.

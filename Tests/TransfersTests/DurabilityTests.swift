@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// What survives a machine crash: only the bytes flushed at a checkpoint are trusted after a

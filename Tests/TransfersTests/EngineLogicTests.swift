@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 @Suite("Transfer state machine (pure)")

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// The last step of a download (a finisher) runs on the complete file before it goes into place;

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// Forgetting finished transfers: at once in the session, in the journal with its next write.

@@ -4,6 +4,7 @@ import Hummingbird
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 #if canImport(FoundationNetworking)

@@ -5,6 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// Records a session's events and lets a test wait for the one it expects.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import TransferEngine
 @testable import Transfers
 
 /// The session's table of transfers and its indexes (pure: no I/O).

@@ -1,7 +1,7 @@
 import Foundation
 import ITunesSearch
 import Logging
-import Transfers
+import TransferEngine
 
 /// The ``DownloadControl`` of a process that runs its own downloads: `halftunes serve`, or a
 /// command when no server is running.

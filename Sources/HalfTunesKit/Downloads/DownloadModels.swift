@@ -1,6 +1,6 @@
 import Foundation
 import ITunesSearch
-import Transfers
+import TransferEngine
 
 /// Where a track's download stands, as the app shows it.
 public enum DownloadState: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,6 +1,6 @@
 import Foundation
 import ITunesSearch
-import Transfers
+import TransferEngine
 
 extension DownloadService {
     /// Turns a transfer event into the app's, filing completed downloads in the library first.

@@ -1,6 +1,6 @@
 import Foundation
 import ITunesSearch
-import Transfers
+import TransferEngine
 
 extension DownloadService {
     /// Writes a library track's tags and cover into its file (`halftunes tag`): a tagged copy is

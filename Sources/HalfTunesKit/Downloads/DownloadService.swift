@@ -1,7 +1,7 @@
 import Foundation
 import ITunesSearch
 import Logging
-import Transfers
+import TransferEngine
 
 /// The app's download service: tracks × transfers × library, keyed by track id.
 ///

@@ -1,5 +1,5 @@
 import ITunesSearch
-import Transfers
+import TransferEngine
 
 /// Why the app could not do what was asked: one type for every front end, whatever layer failed.
 ///

@@ -3,7 +3,7 @@ import ITunesSearch
 import Logging
 import MediaTags
 import Synchronization
-import Transfers
+import TransferEngine
 
 /// Writes a track's tags and cover into its downloaded file: the last step of each download
 /// (as the session's ``TransferFinisher``) and `halftunes tag` for files downloaded before.

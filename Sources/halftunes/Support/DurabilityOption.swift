@@ -1,5 +1,5 @@
 import ArgumentParser
-import Transfers
+import TransferEngine
 
 /// `--durability power-loss|process-crash`: what a download's bytes survive.
 struct DurabilityOption: ParsableArguments {

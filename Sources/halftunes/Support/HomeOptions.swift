@@ -3,7 +3,7 @@ import HalfTunesKit
 import HalfTunesWeb
 import ITunesSearch
 import Logging
-import Transfers
+import TransferEngine
 
 /// `--home DIR`, shared by every command that touches downloads or the library.
 struct HomeOptions: ParsableArguments {
