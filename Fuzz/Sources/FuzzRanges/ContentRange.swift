@@ -1,1 +1,1 @@
-../../../Sources/Transfers/Protocol/ContentRange.swift
+../../../Sources/TransferEngine/Protocol/ContentRange.swift

@@ -1,1 +1,1 @@
-../../../Sources/Transfers/Protocol/ResponseDecision.swift
+../../../Sources/TransferEngine/Protocol/ResponseDecision.swift

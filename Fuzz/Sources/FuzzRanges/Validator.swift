@@ -1,1 +1,1 @@
-../../../Sources/Transfers/Model/Validator.swift
+../../../Sources/TransferEngine/Model/Validator.swift
