@@ -34,8 +34,9 @@ public actor DownloadService {
         tagging: TaggingOptions = TaggingOptions(),
         logger: Logger
     ) async throws -> DownloadService {
-        let library = try LibraryStore(
-            path: home.libraryIndex.path, folder: home.library)
+        // The library and the session's journal are two databases: they open side by side, each
+        // waiting on its own flushes when it is new.
+        async let opening = LibraryStore(path: home.libraryIndex.path, folder: home.library)
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
         var configuration = configuration
@@ -44,6 +45,13 @@ public actor DownloadService {
         if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
+        let library: LibraryStore
+        do {
+            library = try await opening
+        } catch {
+            await session.close()
+            throw error
+        }
         let service = DownloadService(home: home, session: session, library: library, tagger: tagger, logger: logger)
         await service.start()
         return service
