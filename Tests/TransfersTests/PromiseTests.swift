@@ -86,6 +86,40 @@ struct PromiseTests {
         }
     }
 
+    @Test(
+        "a whole body on disk with no validator journaled (a small file cut before its completion) is fetched again from 0"
+    )
+    func wholeBodyWithoutValidator() async throws {
+        // A fresh transfer whose first body part is the whole body journals nothing until its
+        // completion (BodyWriter); a crash in between leaves the journal as it was at `start`.
+        let server = ScriptedServer(size: 2_000, script: [])
+        try await withTestServer(server.router()) { base in
+            try await withTemporaryDirectory { folder in
+                let sessionFolder = folder.appendingPathComponent("session")
+                let destination = folder.appendingPathComponent("file.bin")
+                let first = try await TransferSession.open(identifier: "w", directory: sessionFolder, logger: quietLogger("t"))
+                let id = try await first.start(url: base.appendingPathComponent("file.bin"), destination: destination)
+                #expect(try await first.wait(for: id).state == .completed)
+                await first.close()
+                let journal = try TransferJournal(path: sessionFolder.appendingPathComponent("w.journal.sqlite").path)
+                var record = try #require(try journal.all().first)
+                record.state = TransferState.running.rawValue
+                (record.etag, record.lastModified, record.receivedBytes) = (nil, nil, 0)
+                try journal.save(record)
+                // Another version's bytes, as long as the file: resuming them would keep them all.
+                try FileManager.default.removeItem(at: destination)
+                try Data(repeating: 0x55, count: server.data.count).write(to: URL(fileURLWithPath: record.partialFile))
+
+                let second = try await TransferSession.open(identifier: "w", directory: sessionFolder, logger: quietLogger("t"))
+                #expect(try await second.wait(for: id).state == .completed)
+                await second.close()
+                #expect(try contents(destination) == server.data)
+                #expect(server.log.all.map(\.range) == [nil, nil])
+                #expect(server.log.all.map(\.status) == [200, 200])
+            }
+        }
+    }
+
     @Test("Retry-After is what the engine waits, in seconds and as an HTTP date, on the injected clock")
     func retryAfterOnTheClock() async throws {
         let formatter = DateFormatter()

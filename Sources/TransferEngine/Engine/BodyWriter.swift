@@ -10,7 +10,10 @@ import NetworkBasics
 /// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal hears of the
 /// response (its validator) before the first body byte reaches the disk: the head's checkpoint is
 /// written synchronously here (one small SQLite update per response), so a crash can never leave
-/// bytes of one version journaled under another's validator.
+/// bytes of one version journaled under another's validator. One exception costs nothing in
+/// safety: a transfer with no validator yet (a fresh one) whose first body part is the whole body
+/// journals nothing until its completion. A crash before that leaves bytes with no validator,
+/// which are never resumed (``RangeRequest``): the download starts over, losing one part.
 ///
 /// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on
 /// the event loop: the socket keeps being read while the device catches up, and the checkpoint
@@ -62,6 +65,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private var flushing: EventLoopFuture<Void>?
     /// Why a flush failed, if one did.
     private var flushFailure: TransferError?
+    /// The head's checkpoint of a transfer with no validator yet, journaled with the first body
+    /// part unless that part is the whole body.
+    private var headCheckpoint: Checkpoint?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
@@ -114,12 +120,23 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let checkpoint = Checkpoint(
             validator: current, expectedBytes: total, receivedBytes: offset,
             contentType: headers.first(name: "Content-Type"))
-        return journal(checkpoint, on: task.eventLoop)
+        guard validator.ifRange == nil, expected != nil else { return journal(checkpoint, on: task.eventLoop) }
+        headCheckpoint = checkpoint
+        return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Int64>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let file else { return task.eventLoop.makeSucceededVoidFuture() }
         if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
+        if let checkpoint = headCheckpoint {
+            headCheckpoint = nil
+            if received + Int64(buffer.readableBytes) == expected {
+                updates.yield(.checkpoint(checkpoint))  // the whole body: its completion is journaled next
+            } else {
+                do throws(TransferError) { try persist(checkpoint) } catch { return task.eventLoop.makeFailedFuture(error) }
+                updates.yield(.checkpoint(checkpoint))
+            }
+        }
         do {
             try file.write(buffer)
         } catch {
@@ -142,7 +159,14 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 { received }
+    func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 {
+        // An empty body: no byte on disk, so nothing to journal before the completion.
+        if let checkpoint = headCheckpoint {
+            headCheckpoint = nil
+            updates.yield(.checkpoint(checkpoint))
+        }
+        return received
+    }
 
     /// Reports the head (its headers joined by name), when the session reports responses.
     private func report(_ head: HTTPResponseHead, bodyOffset: Int64?, expectedTotal: Int64?) {
