@@ -61,28 +61,40 @@ struct PromiseTests {
         #expect(server.log.all.map(\.status) == [200, 206, 200])
     }
 
-    @Test("a file renamed into place just before a crash (journal not yet told) is done at the next open, not fetched again")
-    func renamedBeforeCrash() async throws {
-        let server = ScriptedServer(size: 50_000, script: [])
+    /// Downloads the server's file once, lets `crash` leave the journal's record and the files as a
+    /// crash would have, opens the session again and hands it to `body` (then closes it).
+    private func afterCrash(
+        _ server: ScriptedServer, crash: (inout TransferRecord, _ destination: URL) throws -> Void,
+        _ body: (TransferSession, TransferID, _ destination: URL) async throws -> Void
+    ) async throws {
         try await withTestServer(server.router()) { base in
             try await withTemporaryDirectory { folder in
                 let sessionFolder = folder.appendingPathComponent("session")
                 let destination = folder.appendingPathComponent("file.bin")
-                let first = try await TransferSession.open(identifier: "r", directory: sessionFolder, logger: quietLogger("t"))
+                let first = try await TransferSession.open(identifier: "c", directory: sessionFolder, logger: quietLogger("t"))
                 let id = try await first.start(url: base.appendingPathComponent("file.bin"), destination: destination)
                 #expect(try await first.wait(for: id).state == .completed)
                 await first.close()
-                let journal = try TransferJournal(path: sessionFolder.appendingPathComponent("r.journal.sqlite").path)
+                let journal = try TransferJournal(path: sessionFolder.appendingPathComponent("c.journal.sqlite").path)
                 var record = try #require(try journal.all().first)
-                record.state = TransferState.running.rawValue
+                try crash(&record, destination)
                 try journal.save(record)
-
-                let second = try await TransferSession.open(identifier: "r", directory: sessionFolder, logger: quietLogger("t"))
-                #expect(await second.transfer(id)?.state == .completed)
+                let second = try await TransferSession.open(identifier: "c", directory: sessionFolder, logger: quietLogger("t"))
+                try await body(second, id, destination)
                 await second.close()
-                #expect(try contents(destination) == server.data)
-                #expect(server.log.count == 1)
             }
+        }
+    }
+
+    @Test("a file renamed into place just before a crash (journal not yet told) is done at the next open, not fetched again")
+    func renamedBeforeCrash() async throws {
+        let server = ScriptedServer(size: 50_000, script: [])
+        try await afterCrash(server) { record, _ in
+            record.state = TransferState.running.rawValue
+        } _: { session, id, destination async throws in
+            #expect(await session.transfer(id)?.state == .completed)
+            #expect(try contents(destination) == server.data)
+            #expect(server.log.count == 1)
         }
     }
 
@@ -93,30 +105,17 @@ struct PromiseTests {
         // A fresh transfer whose first body part is the whole body journals nothing until its
         // completion (BodyWriter); a crash in between leaves the journal as it was at `start`.
         let server = ScriptedServer(size: 2_000, script: [])
-        try await withTestServer(server.router()) { base in
-            try await withTemporaryDirectory { folder in
-                let sessionFolder = folder.appendingPathComponent("session")
-                let destination = folder.appendingPathComponent("file.bin")
-                let first = try await TransferSession.open(identifier: "w", directory: sessionFolder, logger: quietLogger("t"))
-                let id = try await first.start(url: base.appendingPathComponent("file.bin"), destination: destination)
-                #expect(try await first.wait(for: id).state == .completed)
-                await first.close()
-                let journal = try TransferJournal(path: sessionFolder.appendingPathComponent("w.journal.sqlite").path)
-                var record = try #require(try journal.all().first)
-                record.state = TransferState.running.rawValue
-                (record.etag, record.lastModified, record.receivedBytes) = (nil, nil, 0)
-                try journal.save(record)
-                // Another version's bytes, as long as the file: resuming them would keep them all.
-                try FileManager.default.removeItem(at: destination)
-                try Data(repeating: 0x55, count: server.data.count).write(to: URL(fileURLWithPath: record.partialFile))
-
-                let second = try await TransferSession.open(identifier: "w", directory: sessionFolder, logger: quietLogger("t"))
-                #expect(try await second.wait(for: id).state == .completed)
-                await second.close()
-                #expect(try contents(destination) == server.data)
-                #expect(server.log.all.map(\.range) == [nil, nil])
-                #expect(server.log.all.map(\.status) == [200, 200])
-            }
+        try await afterCrash(server) { record, destination in
+            record.state = TransferState.running.rawValue
+            (record.etag, record.lastModified, record.receivedBytes) = (nil, nil, 0)
+            // Another version's bytes, as long as the file: resuming them would keep them all.
+            try FileManager.default.removeItem(at: destination)
+            try Data(repeating: 0x55, count: server.data.count).write(to: URL(fileURLWithPath: record.partialFile))
+        } _: { session, id, destination async throws in
+            #expect(try await session.wait(for: id).state == .completed)
+            #expect(try contents(destination) == server.data)
+            #expect(server.log.all.map(\.range) == [nil, nil])
+            #expect(server.log.all.map(\.status) == [200, 200])
         }
     }
 
