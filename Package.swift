@@ -59,15 +59,7 @@ let package = Package(
         // The URLSession-shaped layer over the engine, which it re-exports: `import Transfers` gives both.
         .target(
             name: "Transfers",
-            dependencies: [
-                "TransferEngine", "NetworkBasics",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["TransferEngine", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HalfTunesKit",

@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Many downloads started in one call: one journal commit, the queue order kept, all or nothing.
 @Suite("Batches", .timeLimit(.minutes(1)))

@@ -3,7 +3,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Many downloads through a server that drops, stalls and lies, from a fixed seed (printed, so a
 /// failure can be replayed): every download ends byte-exact or failed with a reason; no file is

@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// A real full disk: a tiny tmpfs, where the environment lets the tests mount one (root on Linux).
 enum TinyFilesystem {

@@ -5,7 +5,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Downloads over a real socket from the DemoCatalog (and small test servers), checked byte for byte.
 @Suite("Downloads over the wire", .timeLimit(.minutes(1)))

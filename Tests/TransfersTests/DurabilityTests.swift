@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// What survives a machine crash: only the bytes flushed at a checkpoint are trusted after a
 /// reboot (a process crash keeps everything the kernel was given; see the crash tests).

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 @Suite("Event hub bounds (pure)")
 struct EventHubTests {

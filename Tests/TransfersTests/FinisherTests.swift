@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// The last step of a download (a finisher) runs on the complete file before it goes into place;
 /// stopped in the middle, it is done again on the next open, without fetching the bytes again.

@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Forgetting finished transfers: at once in the session, in the journal with its next write.
 /// The journal is read back with the `sqlite3` program (Debian's sqlite3), not through the engine.

@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Promises the README makes that a one-line break of the engine used to survive: each test here
 /// fails for that break (see scripts/mutate).

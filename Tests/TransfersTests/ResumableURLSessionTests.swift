@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

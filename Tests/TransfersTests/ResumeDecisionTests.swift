@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 @Suite("Range and If-Range decisions (pure)")
 struct ResumeDecisionTests {

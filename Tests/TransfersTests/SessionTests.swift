@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 @Suite("Transfer session", .timeLimit(.minutes(1)))
 struct SessionTests {

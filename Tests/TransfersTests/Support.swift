@@ -6,7 +6,6 @@ import TestSupport
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// Records a session's events and lets a test wait for the one it expects.
 final class EventRecorder: Sendable {

@@ -4,7 +4,6 @@ import Synchronization
 import Testing
 
 @testable import TransferEngine
-@testable import Transfers
 
 /// The session's table of transfers and its indexes (pure: no I/O).
 @Suite("Transfer table")

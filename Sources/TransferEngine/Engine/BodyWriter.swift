@@ -130,11 +130,10 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
         if let checkpoint = headCheckpoint {
             headCheckpoint = nil
-            if received + Int64(buffer.readableBytes) == expected {
-                updates.yield(.checkpoint(checkpoint))  // the whole body: its completion is journaled next
-            } else {
-                do throws(TransferError) { try persist(checkpoint) } catch { return task.eventLoop.makeFailedFuture(error) }
-                updates.yield(.checkpoint(checkpoint))
+            // The whole body in this part: its completion is journaled next, nothing before.
+            let whole = received + Int64(buffer.readableBytes) == expected
+            do throws(TransferError) { try record(checkpoint, persisting: !whole) } catch {
+                return task.eventLoop.makeFailedFuture(error)
             }
         }
         do {
@@ -163,7 +162,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         // An empty body: no byte on disk, so nothing to journal before the completion.
         if let checkpoint = headCheckpoint {
             headCheckpoint = nil
-            updates.yield(.checkpoint(checkpoint))
+            try record(checkpoint, persisting: false)
         }
         return received
     }
@@ -213,11 +212,17 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Journals `checkpoint` now, then lets the session's view catch up.
     private func journal(_ checkpoint: Checkpoint, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         do throws(TransferError) {
-            try persist(checkpoint)
+            try record(checkpoint)
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        updates.yield(.checkpoint(checkpoint))
         return eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Journals `checkpoint` (unless `persisting` is false: no byte it describes is on disk before
+    /// the completion), then lets the session's view catch up.
+    private func record(_ checkpoint: Checkpoint, persisting: Bool = true) throws(TransferError) {
+        if persisting { try persist(checkpoint) }
+        updates.yield(.checkpoint(checkpoint))
     }
 }
