@@ -74,13 +74,25 @@ final class TransferJournal: Sendable {
 
     /// One prepared statement, kept by the connection: no record encoding, no statement parsing
     /// per write (a batch of 2,000 small downloads writes the journal some 8,000 times).
+    ///
+    /// An upsert, not `INSERT OR REPLACE`: a known transfer's row is updated where it is (same
+    /// rowid, its index entry untouched), where a replace deletes it and inserts it anew at the
+    /// table's end, writing the old page, the last page and the index's page (and freeing pages).
     private static func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO transfer (id, seq, url, destination, partialFile, tag, state, receivedBytes,
+                INSERT INTO transfer (id, seq, url, destination, partialFile, tag, state, receivedBytes,
                     durableBytes, expectedBytes, etag, lastModified, contentType, errorCode, errorMessage,
                     errorPermanent, createdAt, updatedAt, requestHeaders)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, url = excluded.url,
+                    destination = excluded.destination, partialFile = excluded.partialFile, tag = excluded.tag,
+                    state = excluded.state, receivedBytes = excluded.receivedBytes,
+                    durableBytes = excluded.durableBytes, expectedBytes = excluded.expectedBytes,
+                    etag = excluded.etag, lastModified = excluded.lastModified, contentType = excluded.contentType,
+                    errorCode = excluded.errorCode, errorMessage = excluded.errorMessage,
+                    errorPermanent = excluded.errorPermanent, createdAt = excluded.createdAt,
+                    updatedAt = excluded.updatedAt, requestHeaders = excluded.requestHeaders
                 """)
         try statement.execute(arguments: [
             record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
