@@ -79,21 +79,7 @@ final class TransferJournal: Sendable {
     /// rowid, its index entry untouched), where a replace deletes it and inserts it anew at the
     /// table's end, writing the old page, the last page and the index's page (and freeing pages).
     private static func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO transfer (id, seq, url, destination, partialFile, tag, state, receivedBytes,
-                    durableBytes, expectedBytes, etag, lastModified, contentType, errorCode, errorMessage,
-                    errorPermanent, createdAt, updatedAt, requestHeaders)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, url = excluded.url,
-                    destination = excluded.destination, partialFile = excluded.partialFile, tag = excluded.tag,
-                    state = excluded.state, receivedBytes = excluded.receivedBytes,
-                    durableBytes = excluded.durableBytes, expectedBytes = excluded.expectedBytes,
-                    etag = excluded.etag, lastModified = excluded.lastModified, contentType = excluded.contentType,
-                    errorCode = excluded.errorCode, errorMessage = excluded.errorMessage,
-                    errorPermanent = excluded.errorPermanent, createdAt = excluded.createdAt,
-                    updatedAt = excluded.updatedAt, requestHeaders = excluded.requestHeaders
-                """)
+        let statement = try db.cachedStatement(sql: storeSQL)
         try statement.execute(arguments: [
             record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
             record.receivedBytes, record.durableBytes, record.expectedBytes, record.etag, record.lastModified,
@@ -101,6 +87,20 @@ final class TransferJournal: Sendable {
             UTCTimestamp.text(record.createdAt), UTCTimestamp.text(updatedAt), record.requestHeaders,
         ])
     }
+
+    /// The upsert of ``store(_:updatedAt:in:)``, from one list of columns (the order of its arguments).
+    private static let storeSQL: String = {
+        let columns = [
+            "id", "seq", "url", "destination", "partialFile", "tag", "state", "receivedBytes", "durableBytes",
+            "expectedBytes", "etag", "lastModified", "contentType", "errorCode", "errorMessage", "errorPermanent",
+            "createdAt", "updatedAt", "requestHeaders",
+        ]
+        return """
+            INSERT INTO transfer (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            """
+    }()
 
     /// Records what a response told about a transfer (its validator, length, bytes so far), at once,
     /// from any thread: the engine calls it before the first byte of a body reaches the disk.
