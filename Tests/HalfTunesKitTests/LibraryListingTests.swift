@@ -94,6 +94,36 @@ struct LibraryListingTests {
         }
     }
 
+    @Test("tracks added together go in with one transaction, numbered in the order given")
+    func addsTogether() async throws {
+        try await withTemporaryDirectory { folder in
+            let together = try store(in: folder.appendingPathComponent("together"), ids: [])
+            let oneByOne = try store(in: folder.appendingPathComponent("one by one"), ids: [])
+            let additions = [7, 3, 5].map { id in
+                LibraryStore.Addition(track: Track(id: id, name: "Song \(id)", artist: "A"), fileName: "track \(id).wav")
+            }
+            for store in [together, oneByOne] {
+                try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+                for addition in additions {
+                    try Data(repeating: 1, count: addition.track.id).write(
+                        to: store.folder.appendingPathComponent(addition.fileName))
+                }
+            }
+            let before = (together.statements.value, oneByOne.statements.value)
+            let items = try together.add(additions)
+            for addition in additions { _ = try oneByOne.add([addition]) }
+            let (batched, single) = (together.statements.value - before.0, oneByOne.statements.value - before.1)
+            // One BEGIN and one COMMIT instead of three of each.
+            #expect(single - batched == 4, "statements: \(batched) together, \(single) one by one")
+            #expect(items.map(\.fileSize) == [7, 3, 5])
+            for store in [together, oneByOne] {
+                let page = try store.page()
+                #expect(page.items.map(\.track.id) == [5, 3, 7], "most recent (last given) first")
+                #expect(page.count == 3 && page.bytes == 15)
+            }
+        }
+    }
+
     @Test("a library from before change numbers keeps its order and gains sizes")
     func migratesVersion1() async throws {
         try await withTemporaryDirectory { folder in

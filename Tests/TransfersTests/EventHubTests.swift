@@ -69,6 +69,33 @@ struct EventHubTests {
         #expect(dropped == 65)
     }
 
+    @Test("a batch listener gets every event waiting in one batch, in order, at most its limit; then the next alone")
+    func batches() async {
+        let hub = hub(limit: 100)
+        let stream = hub.subscribeBatches(limit: 3)
+        for id in 1...5 { hub.emit(.state(id, "completed")) }
+        // The reader tells how many batches it has; the last event is sent once it has two.
+        let (counts, tell) = AsyncStream<Int>.makeStream()
+        let reader = Task {
+            var batches: [[Event]] = []
+            for await batch in stream {
+                batches.append(batch)
+                tell.yield(batches.count)
+                if batches.count == 3 { break }
+            }
+            return batches
+        }
+        for await count in counts where count == 2 { break }
+        hub.emit(.state(6, "failed"))
+        let batches = await reader.value
+        #expect(
+            batches == [
+                [.state(1, "completed"), .state(2, "completed"), .state(3, "completed")],
+                [.state(4, "completed"), .state(5, "completed")], [.state(6, "failed")],
+            ])
+        hub.finish()
+    }
+
     @Test("a listener that keeps up gets every event, in order")
     func keepsUp() async {
         let hub = hub(limit: 16)

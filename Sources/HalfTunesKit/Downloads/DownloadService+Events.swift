@@ -3,14 +3,33 @@ import ITunesSearch
 import TransferEngine
 
 extension DownloadService {
-    /// Turns a transfer event into the app's, filing completed downloads in the library first.
+    /// A completed transfer on its way into the library.
+    struct Filing {
+        var id: TransferID
+        var track: Track
+        var file: URL
+        var warning: String?
+        var trackJSON: String?
+    }
+
+    /// Turns transfer events into the app's, in order, except that the downloads completed among
+    /// them are filed in the library together, in one commit, once the others are handled.
+    func handle(_ events: [TransferEvent]) async {
+        var completed: [(TransferID, URL)] = []
+        for event in events {
+            if case .completed(let id, let location) = event {
+                completed.append((id, location))
+            } else {
+                await handle(event)
+            }
+        }
+        await file(completed)
+    }
+
+    /// Turns a transfer event into the app's.
     func handle(_ event: TransferEvent) async {
         let id = event.transferID
-        if tracksByTransfer[id] == nil, let track = DownloadTag(await session.transfer(id)?.tag)?.track {
-            tracksByTransfer[id] = track
-            transfersByTrack[track.id] = id
-        }
-        guard let track = tracksByTransfer[id] else { return }
+        guard let track = await track(of: id) else { return }
         switch event {
         case .progress(_, let received, let expected):
             hub.emit(.progress(trackID: track.id, received: received, expected: expected))
@@ -24,7 +43,7 @@ extension DownloadService {
                 hub.emit(.stateChanged(trackID: track.id, state: Self.state(state)))
             }
         case .completed(_, let location):
-            await file(id, location: location)
+            await file([(id, location)])
         case .failed(_, let error):
             hub.emit(.failed(trackID: track.id, reason: error.message))
         case .responded:
@@ -32,34 +51,69 @@ extension DownloadService {
         }
     }
 
-    /// Files a completed transfer in the library (renaming it if the server's type calls for
-    /// another extension), then forgets the transfer.
-    func file(_ id: TransferID, location: URL) async {
-        guard let track = tracksByTransfer[id] else { return }
-        var final = location
-        var warning: String?
-        do {
-            let transfer = await session.transfer(id)
-            let contentType = transfer?.contentType
-            let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: contentType)
-            if ext != location.pathExtension {
-                final = location.deletingLastPathComponent()
-                    .appending(path: LibraryNaming.fileName(for: track, fileExtension: ext), directoryHint: .notDirectory)
-                if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
-                try FileManager.default.moveItem(at: location, to: final)
+    /// The track a transfer downloads, learning it from the transfer's tag the first time (a
+    /// transfer started by an earlier run).
+    private func track(of id: TransferID) async -> Track? {
+        if let track = tracksByTransfer[id] { return track }
+        guard let track = DownloadTag(await session.transfer(id)?.tag)?.track else { return nil }
+        tracksByTransfer[id] = track
+        transfersByTrack[track.id] = id
+        return track
+    }
+
+    /// Files completed transfers in the library, in one commit (renaming a file first if the
+    /// server's type calls for another extension), then forgets the transfers.
+    func file(_ completed: [(TransferID, URL)]) async {
+        var filings: [Filing] = []
+        for (id, location) in completed {
+            guard let track = await track(of: id) else { continue }
+            do {
+                filings.append(try await prepare(id, track: track, location: location))
+            } catch {
+                fail(track, error)
             }
-            warning = tagger.takeWarning(for: track.id)
+        }
+        guard !filings.isEmpty else { return }
+        do {
             _ = try library.add(
-                track, fileName: final.lastPathComponent, warning: warning, trackJSON: DownloadTag.trackJSON(transfer?.tag))
-            try await session.forget(id)
+                filings.map {
+                    LibraryStore.Addition(
+                        track: $0.track, fileName: $0.file.lastPathComponent, warning: $0.warning, trackJSON: $0.trackJSON)
+                })
         } catch {
-            logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
-            hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
+            filings.forEach { fail($0.track, error) }
             return
         }
-        transfersByTrack[track.id] = nil
-        tracksByTransfer[id] = nil
-        hub.emit(.stateChanged(trackID: track.id, state: .downloaded))
-        hub.emit(.completed(trackID: track.id, file: final, warning: warning))
+        for filing in filings {
+            do { try await session.forget(filing.id) } catch {
+                fail(filing.track, error)
+                continue
+            }
+            transfersByTrack[filing.track.id] = nil
+            tracksByTransfer[filing.id] = nil
+            hub.emit(.stateChanged(trackID: filing.track.id, state: .downloaded))
+            hub.emit(.completed(trackID: filing.track.id, file: filing.file, warning: filing.warning))
+        }
+    }
+
+    /// A completed transfer's file under the name the library gives it, with its tag warning.
+    private func prepare(_ id: TransferID, track: Track, location: URL) async throws -> Filing {
+        let transfer = await session.transfer(id)
+        let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: transfer?.contentType)
+        var final = location
+        if ext != location.pathExtension {
+            final = location.deletingLastPathComponent()
+                .appending(path: LibraryNaming.fileName(for: track, fileExtension: ext), directoryHint: .notDirectory)
+            if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
+            try FileManager.default.moveItem(at: location, to: final)
+        }
+        return Filing(
+            id: id, track: track, file: final, warning: tagger.takeWarning(for: track.id),
+            trackJSON: DownloadTag.trackJSON(transfer?.tag))
+    }
+
+    private func fail(_ track: Track, _ error: any Error) {
+        logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
+        hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
     }
 }

@@ -66,15 +66,19 @@ public actor DownloadService {
     }
 
     private func start() async {
-        let events = session.events()
+        let events = session.eventBatches()
+        var completed: [(TransferID, URL)] = []
         for transfer in await session.transfers() {
             guard let tag = DownloadTag(transfer.tag) else { continue }
             transfersByTrack[tag.track.id] = transfer.id
             tracksByTransfer[transfer.id] = tag.track
             // Completed while the app was not there to file it (a crash between the two).
-            if transfer.state == .completed { await file(transfer.id, location: transfer.destination) }
+            if transfer.state == .completed { completed.append((transfer.id, transfer.destination)) }
         }
-        pump = Task { for await event in events { await self.handle(event) } }
+        await file(completed)
+        // Events come in batches, every one waiting: the downloads completed in a batch go into
+        // the library in one commit.
+        pump = Task { for await batch in events { await self.handle(batch) } }
     }
 
     /// A stream of every download event from now on.

@@ -122,68 +122,6 @@ final class LibraryStore: Sendable {
         try Self.migrator(folder: folder).migrate(database)
     }
 
-    private static func migrator(folder: URL) -> DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "libraryTrack") { t in
-                t.primaryKey("id", .integer)
-                t.column("trackJSON", .text).notNull()
-                t.column("fileName", .text).notNull()
-                t.column("addedAt", .datetime).notNull()
-            }
-        }
-        migrator.registerMigration("v2: change numbers, sizes, tombstones") { db in
-            try db.alter(table: "libraryTrack") { t in
-                t.add(column: "seq", .integer).notNull().defaults(to: 0)
-                t.add(column: "fileSize", .integer)
-                for name in ["name", "artist", "album", "artworkURL", "genre", "explicitness", "previewURL"] {
-                    t.add(column: name, .text)
-                }
-                t.add(column: "durationMs", .integer)
-                t.add(column: "releaseDate", .datetime)
-            }
-            let rows = try Row.order(Column("addedAt"), Column("id")).fetchAll(db)
-            for (index, old) in rows.enumerated() {
-                guard let track = old.track else { continue }
-                let row = Row(
-                    track: track, trackJSON: old.trackJSON, fileName: old.fileName, addedAt: old.addedAt, seq: Int64(index + 1),
-                    fileSize: FolderStamp.size(of: folder.appending(path: old.fileName, directoryHint: .notDirectory)))
-                try row.update(db)
-            }
-            try db.create(index: "libraryTrack_seq", on: "libraryTrack", columns: ["seq"], unique: true)
-            try db.create(table: "libraryRemoval") { t in
-                t.primaryKey("id", .integer)
-                t.column("seq", .integer).notNull().indexed()
-            }
-            // The totals, kept by triggers, so a listing reads them in one row; and the change counter.
-            try db.execute(
-                sql: """
-                    CREATE TABLE librarySummary (
-                        id INTEGER PRIMARY KEY CHECK (id = 1), trackCount INTEGER NOT NULL, totalBytes INTEGER NOT NULL,
-                        lastSeq INTEGER NOT NULL);
-                    INSERT INTO librarySummary SELECT 1, COUNT(*), IFNULL(SUM(fileSize), 0), IFNULL(MAX(seq), 0) FROM libraryTrack;
-                    CREATE TRIGGER libraryTrack_inserted AFTER INSERT ON libraryTrack BEGIN
-                        UPDATE librarySummary SET trackCount = trackCount + 1, totalBytes = totalBytes + IFNULL(NEW.fileSize, 0);
-                    END;
-                    CREATE TRIGGER libraryTrack_deleted AFTER DELETE ON libraryTrack BEGIN
-                        UPDATE librarySummary SET trackCount = trackCount - 1, totalBytes = totalBytes - IFNULL(OLD.fileSize, 0);
-                    END;
-                    CREATE TRIGGER libraryTrack_resized AFTER UPDATE OF fileSize ON libraryTrack BEGIN
-                        UPDATE librarySummary SET totalBytes = totalBytes - IFNULL(OLD.fileSize, 0) + IFNULL(NEW.fileSize, 0);
-                    END;
-                    """)
-        }
-        migrator.registerMigration("v3: store links, track numbers, tag warnings") { db in
-            try db.alter(table: "libraryTrack") { t in
-                t.add(column: "storeURL", .text)
-                t.add(column: "trackNumber", .integer)
-                t.add(column: "trackCount", .integer)
-                t.add(column: "warning", .text)
-            }
-        }
-        return migrator
-    }
-
     /// The item for a track, if its file is present, with the file's size as it is now. A row
     /// whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {
@@ -211,6 +149,15 @@ final class LibraryStore: Sendable {
         return Dictionary(rows.compactMap(Self.item).map { ($0.track.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// A track to add: its file's name in the folder, and why it has no tags when it has none.
+    struct Addition: Sendable {
+        var track: Track
+        var fileName: String
+        var warning: String?
+        /// The track's JSON when the caller has it (a download's tag), so it is not encoded again.
+        var trackJSON: String?
+    }
+
     /// Adds (or replaces) a track, numbering the change.
     ///
     /// - Parameter trackJSON: The track's JSON when the caller has it (a download's tag), so it is
@@ -218,17 +165,33 @@ final class LibraryStore: Sendable {
     func add(
         _ track: Track, fileName: String, warning: String? = nil, addedAt: Date = Date(), trackJSON: String? = nil
     ) throws -> LibraryItem {
-        let json = try trackJSON ?? String(decoding: JSONEncoder().encode(track), as: UTF8.self)
-        let size = FolderStamp.size(of: folder.appending(path: fileName, directoryHint: .notDirectory))
+        try add([Addition(track: track, fileName: fileName, warning: warning, trackJSON: trackJSON)], addedAt: addedAt)[0]
+    }
+
+    /// Adds (or replaces) tracks in one commit, numbering each change in order: downloads that
+    /// finish together cost one commit, not one each.
+    func add(_ additions: [Addition], addedAt: Date = Date()) throws -> [LibraryItem] {
+        guard !additions.isEmpty else { return [] }
+        let rows = try additions.map { addition in
+            let json = try addition.trackJSON ?? String(decoding: JSONEncoder().encode(addition.track), as: UTF8.self)
+            let size = FolderStamp.size(of: folder.appending(path: addition.fileName, directoryHint: .notDirectory))
+            return Row(
+                track: addition.track, trackJSON: json, fileName: addition.fileName, addedAt: addedAt, seq: 0,
+                fileSize: size, warning: addition.warning)
+        }
         try database.write { db in
-            let row = Row(
-                track: track, trackJSON: json, fileName: fileName, addedAt: addedAt, seq: try Self.nextSeq(db), fileSize: size,
-                warning: warning)
-            try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [track.id])
-            try Self.upsert(row, in: db)
+            for var row in rows {
+                row.seq = try Self.nextSeq(db)
+                try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [row.id])
+                try Self.upsert(row, in: db)
+            }
         }
         pages.invalidate()
-        return LibraryItem(track: track, fileName: fileName, addedAt: addedAt, fileSize: size ?? 0, warning: warning)
+        return zip(additions, rows).map { addition, row in
+            LibraryItem(
+                track: addition.track, fileName: addition.fileName, addedAt: addedAt, fileSize: row.fileSize ?? 0,
+                warning: addition.warning)
+        }
     }
 
     /// Removes a track, leaving a tombstone for clients that follow changes.

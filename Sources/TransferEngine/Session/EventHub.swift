@@ -50,16 +50,32 @@ public final class EventHub<Event: Sendable>: Sendable {
     /// A new stream of the values emitted from now on; it ends at ``finish()`` (or, for a bounded
     /// hub, after the overflow event of a subscriber that fell behind).
     public func subscribe() -> AsyncStream<Event> {
+        stream { subscriber in await subscriber.next() }
+    }
+
+    /// A new stream of the values emitted from now on, in batches: each element is every value
+    /// waiting for this subscriber when it asks (at most `limit`, at least one), in order. For a
+    /// consumer whose work per value has a fixed cost it can share (a database commit), so that
+    /// the more it falls behind, the less each value costs it.
+    public func subscribeBatches(limit: Int = 256) -> AsyncStream<[Event]> {
+        let limit = max(1, limit)
+        return stream { subscriber in await subscriber.nextBatch(limit: limit) }
+    }
+
+    /// A stream of what `take` gives from a new subscriber, until it gives `nil`. The stream
+    /// holds the subscription's token: when the stream is dropped, the subscription goes with it.
+    private func stream<Element>(
+        _ take: @escaping @Sendable (HubSubscriber<Event>) async -> Element?
+    ) -> AsyncStream<Element> {
         let key = UUID()
         let subscriber = HubSubscriber<Event>(bound: bound)
         subscribers.withLock { $0[key] = subscriber }
-        // The stream holds a token; when the stream is dropped, the subscription goes with it.
         let token = SubscriptionToken { [weak self] in _ = self?.subscribers.withLock { $0.removeValue(forKey: key) } }
         return AsyncStream(
             unfolding: {
-                let event = await subscriber.next()
-                if event == nil { token.cancel() }
-                return event
+                let element = await take(subscriber)
+                if element == nil { token.cancel() }
+                return element
             },
             onCancel: {
                 subscriber.finish()

@@ -35,6 +35,12 @@ final class HubSubscriber<Event: Sendable>: Sendable {
         case wait
     }
 
+    private enum BatchOutcome {
+        case events([Event])
+        case end
+        case wait
+    }
+
     private let bound: EventHub<Event>.Bound
     private let state = Mutex(State())
 
@@ -85,6 +91,22 @@ final class HubSubscriber<Event: Sendable>: Sendable {
             case .end: continuation.resume(returning: nil)
             case .wait: break
             }
+        }
+    }
+
+    /// The events waiting, up to `limit` of them, in order; when none waits, the next one alone
+    /// (waiting for it); `nil` once closed and delivered.
+    func nextBatch(limit: Int) async -> [Event]? {
+        let outcome = state.withLock { state -> BatchOutcome in
+            var batch: [Event] = []
+            while batch.count < limit, let event = state.take() { batch.append(event) }
+            if !batch.isEmpty { return .events(batch) }
+            return state.closed ? .end : .wait
+        }
+        switch outcome {
+        case .events(let batch): return batch
+        case .end: return nil
+        case .wait: return await next().map { [$0] }
         }
     }
 

@@ -122,6 +122,13 @@ public actor TransferSession {
     /// when the session closes.
     public nonisolated func events() -> AsyncStream<TransferEvent> { hub.subscribe() }
 
+    /// The same events, in batches: each element is every event waiting for this stream when its
+    /// consumer asks (at most `limit`, at least one), in order. For a consumer with a fixed cost
+    /// it can share between events, such as a commit of its own database for completed transfers.
+    public nonisolated func eventBatches(limit: Int = 256) -> AsyncStream<[TransferEvent]> {
+        hub.subscribeBatches(limit: limit)
+    }
+
     /// Every transfer the session knows, in queue order.
     public func transfers() -> [TransferSnapshot] {
         records.values.sorted { $0.seq < $1.seq }.map(\.snapshot)
