@@ -4,9 +4,12 @@ extension TransferSession {
     /// Starts queued transfers while the limits allow.
     func schedule() {
         guard !isClosed, configuration.startsTransfers else { return }
-        // A transfer finishing its file (flush, rename) holds no connection: it does not count,
-        // up to as many as may run (so files waiting for the device stay bounded too).
-        guard running.count - min(finishing.count, scheduler.maxConcurrent) < scheduler.maxConcurrent else { return }
+        // A transfer finishing its file (flush, rename), or finished and waiting for its
+        // completion's commit, holds no connection: it does not count, up to as many as may run
+        // (so files waiting for the device or the journal stay bounded too).
+        let settling = finishing.count + completing.count
+        guard running.count + completing.count - min(settling, scheduler.maxConcurrent) < scheduler.maxConcurrent
+        else { return }
         let queued = records.queued
         guard !queued.isEmpty else { return }
         let hosts = running.keys.filter { !finishing.contains($0) }.compactMap { records[$0]?.host }
@@ -95,10 +98,14 @@ extension TransferSession {
                 }
                 if configuration.forgetsCompletedTransfers {
                     try retire(.complete, id, update: complete)
+                    hub.emit(.completed(id, location: destination))
                 } else {
-                    try apply(.complete, to: id, update: complete)
+                    // Journaled (then reported) with the completions that reach the session
+                    // meanwhile, in one commit, once the jobs already waiting for it have run.
+                    try apply(.complete, to: id, reported: false, update: complete)
+                    completing.append(id)
+                    if completing.count == 1 { Task { self.journalCompletions() } }
                 }
-                hub.emit(.completed(id, location: destination))
             case .failed(let error):
                 let partial = records[id]!.partialFile
                 if error.isPermanent { unlink(partial) }
@@ -122,5 +129,26 @@ extension TransferSession {
             logger.error("cannot record the end of a transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
         }
         schedule()
+    }
+
+    /// Journals the completions waiting in ``completing`` in one commit, then reports each
+    /// (`stateChanged`, then `completed`) and wakes its waiters: nothing is reported completed
+    /// before its journal row says so. A transfer forgotten meanwhile is skipped.
+    func journalCompletions() {
+        guard !completing.isEmpty else { return }
+        let done = completing.compactMap { records[$0] }.filter { $0.transferState == .completed }
+        completing.removeAll()
+        // Their places are free now, whatever happens to the commit.
+        defer { schedule() }
+        do { try journalSave(done) } catch {
+            logger.error("cannot record the end of transfers", metadata: ["count": "\(done.count)", "error": "\(error)"])
+            return
+        }
+        for record in done {
+            let id = record.transferID
+            hub.emit(.stateChanged(id, .completed))
+            resumeWaiters(id)
+            hub.emit(.completed(id, location: URL(filePath: record.destination, directoryHint: .notDirectory)))
+        }
     }
 }

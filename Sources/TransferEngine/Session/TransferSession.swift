@@ -42,6 +42,9 @@ public actor TransferSession {
     /// Transfers forgotten whose journal rows are not deleted yet: the deletes go with the next
     /// journal write, in its commit (see ``forget(_:)``).
     var forgotten: [TransferID] = []
+    /// Transfers completed in memory whose completion is not journaled (nor reported) yet: they
+    /// are journaled together, in one commit (see ``journalCompletions()``).
+    var completing: [TransferID] = []
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }
@@ -140,7 +143,7 @@ public actor TransferSession {
     /// Waits until the transfer stops moving (completed, failed, paused or cancelled) and returns it.
     public func wait(for id: TransferID) async throws(TransferError) -> TransferSnapshot {
         guard let record = records[id] else { throw .unknown(id) }
-        if ![.queued, .running].contains(record.transferState) { return record.snapshot }
+        if ![.queued, .running].contains(record.transferState) && !completing.contains(id) { return record.snapshot }
         return await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
     }
 
@@ -153,6 +156,7 @@ public actor TransferSession {
         for id in tasks.keys { stopIntents[id] = .interrupt }
         for task in tasks.values { task.cancel() }
         for task in tasks.values { await task.value }
+        journalCompletions()
         do { try journalDelete([]) } catch {
             logger.error("cannot forget transfers in the journal", metadata: ["error": "\(error)"])
         }
@@ -178,9 +182,12 @@ public actor TransferSession {
     ///
     /// Starting a queued transfer is not journaled: recovery treats a running transfer exactly as
     /// a queued one, so the write would buy nothing (and cost one commit per download).
+    ///
+    /// With `reported` false the change is neither journaled nor told: the caller does both later
+    /// (see ``journalCompletions()``).
     @discardableResult
     func apply(
-        _ action: TransferAction, to id: TransferID, journaled: Bool = true,
+        _ action: TransferAction, to id: TransferID, journaled: Bool = true, reported: Bool = true,
         update: (inout TransferRecord) -> Void = { _ in }
     ) throws(TransferError) -> TransferRecord {
         var record = try record(id)
@@ -190,6 +197,7 @@ public actor TransferSession {
         record.state = next.rawValue
         update(&record)
         records[id] = record
+        guard reported else { return record }
         if journaled { try journalSave([record]) }
         hub.emit(.stateChanged(id, next))
         if ![.queued, .running].contains(next) { resumeWaiters(id) }
