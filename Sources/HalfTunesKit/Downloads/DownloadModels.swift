@@ -119,7 +119,7 @@ struct DownloadTag {
     var track: Track
 
     /// The track's JSON.
-    var encoded: String { String(decoding: (try? JSONEncoder().encode(track)) ?? Data(), as: UTF8.self) }
+    var encoded: String { track.jsonText }
 
     init(track: Track) { self.track = track }
 
