@@ -17,6 +17,26 @@ struct LibraryNamingTests {
         #expect(name(artist: "Static Orchard", title: "Wait...") == "Static Orchard - Wait… [42].m4a")
     }
 
+    @Test("the one-pass check takes only names the full pass would leave as they are")
+    func quickCheckAgreesWithTheFullPass() {
+        // Every string of up to 4 characters from an alphabet of the cases that matter.
+        let alphabet: [String] = ["a", "Z", "9", " ", ".", "/", "\\", "-", "\u{7F}", "\t", "é", "…", "\u{202E}"]
+        var strings: [String] = [""]
+        var frontier: [String] = [""]
+        for _ in 1...4 {
+            frontier = frontier.flatMap { prefix in alphabet.map { prefix + $0 } }
+            strings += frontier
+        }
+        for text in strings where LibraryNaming.isClean(text) {
+            #expect(LibraryNaming.cleanFully(text) == text, "\(text.debugDescription)")
+        }
+        for text in strings { #expect(LibraryNaming.clean(text) == LibraryNaming.cleanFully(text)) }
+        // It does take plain names: letters, digits, dashes, single spaces, single dots inside.
+        for text in ["a", "Z9-a", "a b", "a.b", "Jessie J - Price Tag (feat. B.o.B)"] {
+            #expect(LibraryNaming.isClean(text), "\(text)")
+        }
+    }
+
     @Test(
         "hostile names cannot escape the folder or hide the extension",
         arguments: [

@@ -13,7 +13,9 @@ public enum LibraryNaming {
         var stem = clean("\(track.artist) - \(track.name)")
         let budget = maxBytes - suffix.utf8.count
         while stem.utf8.count > budget { stem.removeLast() }
-        stem = stem.trimmingCharacters(in: .whitespaces)
+        if stem.first?.isWhitespace == true || stem.last?.isWhitespace == true {
+            stem = stem.trimmingCharacters(in: .whitespaces)
+        }
         if stem.isEmpty { stem = "Track" }
         return stem + suffix
     }
@@ -53,7 +55,10 @@ public enum LibraryNaming {
 
     /// Replaces what cannot or should not be in a file name: `/`, NUL and other control
     /// characters, bidirectional overrides (they disguise extensions); drops leading dots.
-    static func clean(_ text: String) -> String {
+    static func clean(_ text: String) -> String { isClean(text) ? text : cleanFully(text) }
+
+    /// ``clean(_:)``, character by character.
+    static func cleanFully(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -71,5 +76,23 @@ public enum LibraryNaming {
         }
         while result.hasPrefix(".") || result.hasPrefix(" ") || result.hasPrefix("…") { result.removeFirst() }
         return result
+    }
+
+    /// Whether ``cleanFully(_:)`` would leave `text` as it is, known from one pass over its
+    /// bytes: printable ASCII with no slash or backslash, single spaces between words, no `..`,
+    /// not starting with a dot. (Most names are; the others take the full pass.)
+    static func isClean(_ text: String) -> Bool {
+        guard text.utf8.first != 0x2E else { return false }
+        var previous: UInt8 = 0x20  // as if after a space: a leading space is not clean
+        for byte in text.utf8 {
+            switch byte {
+            case 0x2F, 0x5C: return false
+            case 0x20 where previous == 0x20, 0x2E where previous == 0x2E: return false
+            case 0x20...0x7E: break
+            default: return false
+            }
+            previous = byte
+        }
+        return previous != 0x20
     }
 }
