@@ -113,11 +113,12 @@ public actor DownloadService {
 
     private func begin(_ tracks: [Track]) async throws {
         let starting = tracks.filter { $0.previewURL != nil }
+        let folder = home.library
         let requests = starting.map { track in
             let url = track.previewURL!
             let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
             return TransferRequest(
-                url: url, destination: home.library.appending(path: name, directoryHint: .notDirectory),
+                url: url, destination: folder.appending(path: name, directoryHint: .notDirectory),
                 tag: DownloadTag(track: track).encoded)
         }
         guard !requests.isEmpty else { return }
@@ -175,8 +176,15 @@ public actor DownloadService {
     /// The statuses of some tracks (a search's results): one read of the library's index.
     public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
         var statuses = try library.items(ids: trackIDs).mapValues(library.status(of:))
-        for id in trackIDs where statuses[id] == nil {
-            statuses[id] = await inFlightStatus(trackID: id)
+        // The rest from the session, in one call (a batch of 2,000 just started asks for all).
+        let inFlight = trackIDs.filter { statuses[$0] == nil }.compactMap { id in transfersByTrack[id].map { (id, $0) } }
+        guard !inFlight.isEmpty else { return statuses }
+        let snapshots = await session.transfers(inFlight.map(\.1))
+        for (trackID, transferID) in inFlight {
+            guard let transfer = snapshots[transferID], let track = tracksByTransfer[transferID],
+                transfer.state != .completed
+            else { continue }
+            statuses[trackID] = Self.status(track, transfer)
         }
         return statuses
     }

@@ -41,7 +41,11 @@ extension TransferSession {
             prepared.append((request, headers))
         }
         var records: [TransferRecord] = []
+        // A batch downloads into a few folders: each is created (or found) once.
+        var folders = Set<String>()
         for (request, headers) in prepared {
+            let folder = request.destination.deletingLastPathComponent()
+            if folders.insert(folder.path).inserted { try createFolder(folder) }
             records.append(
                 try newRecord(
                     url: request.url, destination: request.destination, partialFile: request.destination.path + ".part",
@@ -119,6 +123,7 @@ extension TransferSession {
         // Bytes past what the resume data vouches for may belong to anything: drop them.
         let onDisk = PartialFile.length(at: data.partialFile.path)
         if onDisk > data.bytesOnDisk { _ = truncate(data.partialFile.path, off_t(data.bytesOnDisk)) }
+        try createFolder(data.destination.deletingLastPathComponent())
         let record = try newRecord(
             url: data.url, destination: data.destination, partialFile: data.partialFile.path,
             validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag, headers: headers)
@@ -205,17 +210,20 @@ extension TransferSession {
         resumeWaiters(id)
     }
 
-    /// A queued transfer's record (its folder created), not yet in the session.
-    private func newRecord(
-        url: URL, destination: URL, partialFile: String, validator: Validator,
-        expectedBytes: Int64?, tag: String?, headers: [String: String]
-    ) throws(TransferError) -> TransferRecord {
-        let folder = destination.deletingLastPathComponent()
+    /// Creates a destination folder (and its parents) unless it exists.
+    func createFolder(_ folder: URL) throws(TransferError) {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw TransferError(.fileSystem, "cannot create \(folder.path): \(error.localizedDescription)", permanent: true)
         }
+    }
+
+    /// A queued transfer's record (its folder created by the caller), not yet in the session.
+    private func newRecord(
+        url: URL, destination: URL, partialFile: String, validator: Validator,
+        expectedBytes: Int64?, tag: String?, headers: [String: String]
+    ) throws(TransferError) -> TransferRecord {
         let now = Date()
         var record = TransferRecord(
             id: TransferID.make().rawValue, seq: records.nextSequence(), url: url.absoluteString,

@@ -140,6 +140,13 @@ public actor TransferSession {
     /// One transfer, if the session knows it.
     public func transfer(_ id: TransferID) -> TransferSnapshot? { records[id]?.snapshot }
 
+    /// Some transfers, by id: those of `ids` the session knows (one call for a batch).
+    public func transfers(_ ids: [TransferID]) -> [TransferID: TransferSnapshot] {
+        var snapshots: [TransferID: TransferSnapshot] = [:]
+        for id in ids { snapshots[id] = records[id]?.snapshot }
+        return snapshots
+    }
+
     /// Waits until the transfer stops moving (completed, failed, paused or cancelled) and returns it.
     public func wait(for id: TransferID) async throws(TransferError) -> TransferSnapshot {
         guard let record = records[id] else { throw .unknown(id) }
