@@ -50,7 +50,9 @@ final class DownloadTagger: Sendable {
             return nil
         } catch {
             if FileManager.default.fileExists(atPath: output.path) { try? FileManager.default.removeItem(at: output) }
-            logger.warning("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])
+            // A notice, not a warning: the returned warning reaches the user with the download
+            // (the command line's completion line, the page's library), once.
+            logger.notice("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])
             return "kept as downloaded, without tags: \(error.message)"
         }
     }
