@@ -78,4 +78,30 @@ struct ForgetTests {
             }
         }
     }
+
+    @Test("forgetting a batch: the finished go; an unknown and an unfinished transfer are refused, saying why")
+    func forgetsABatch() async throws {
+        try await withDemoCatalog { catalog, url in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1003)
+            try await withSession { session, folder in
+                var finished: [TransferID] = []
+                for track in [1001, 1019] {
+                    let id = try await session.start(
+                        url: previewURL(url, track), destination: folder.appendingPathComponent("\(track).wav"))
+                    #expect(try await session.wait(for: id).state == .completed)
+                    finished.append(id)
+                }
+                let slow = try await session.start(
+                    url: previewURL(url, 1003), destination: folder.appendingPathComponent("1003.wav"))
+                let unknown = TransferID(rawValue: "no-such-transfer")
+                let refusals = try await session.forget([finished[0], unknown, slow, finished[1]])
+                #expect(Set(refusals.keys) == [unknown, slow])
+                #expect(refusals[unknown]?.code == .unknownTransfer)
+                #expect(refusals[slow]?.code == .invalidState)
+                for id in finished { #expect(await session.transfer(id) == nil) }
+                #expect(await session.transfer(slow) != nil)
+                try await session.cancel(slow)
+            }
+        }
+    }
 }

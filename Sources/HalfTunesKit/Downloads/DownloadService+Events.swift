@@ -64,11 +64,14 @@ extension DownloadService {
     /// Files completed transfers in the library, in one commit (renaming a file first if the
     /// server's type calls for another extension), then forgets the transfers.
     func file(_ completed: [(TransferID, URL)]) async {
+        guard !completed.isEmpty else { return }
+        // One call to the session for the batch's transfers, one to forget them.
+        let transfers = await session.transfers(completed.map(\.0))
         var filings: [Filing] = []
         for (id, location) in completed {
             guard let track = await track(of: id) else { continue }
             do {
-                filings.append(try await prepare(id, track: track, location: location))
+                filings.append(try prepare(id, track: track, transfer: transfers[id], location: location))
             } catch {
                 fail(track, error)
             }
@@ -84,9 +87,14 @@ extension DownloadService {
             filings.forEach { fail($0.track, error) }
             return
         }
+        var refusals: [TransferID: TransferError] = [:]
+        do { refusals = try await session.forget(filings.map(\.id)) } catch {
+            // Forgotten all the same: the journal's deletes wait for its next write.
+            logger.error("cannot forget filed downloads in the journal", metadata: ["error": "\(error)"])
+        }
         for filing in filings {
-            do { try await session.forget(filing.id) } catch {
-                fail(filing.track, error)
+            if let refusal = refusals[filing.id] {
+                fail(filing.track, refusal)
                 continue
             }
             transfersByTrack[filing.track.id] = nil
@@ -97,8 +105,7 @@ extension DownloadService {
     }
 
     /// A completed transfer's file under the name the library gives it, with its tag warning.
-    private func prepare(_ id: TransferID, track: Track, location: URL) async throws -> Filing {
-        let transfer = await session.transfer(id)
+    private func prepare(_ id: TransferID, track: Track, transfer: TransferSnapshot?, location: URL) throws -> Filing {
         let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: transfer?.contentType)
         var final = location
         if ext != location.pathExtension {

@@ -178,13 +178,31 @@ extension TransferSession {
     /// filed, costs one commit a download fewer. After a crash, a transfer forgotten in the
     /// moments before may be back, as it was; forgetting it again is harmless.
     public func forget(_ id: TransferID) throws(TransferError) {
-        let record = try record(id)
-        guard ![.queued, .running, .paused].contains(record.transferState) else {
-            throw .invalidState(id, record.transferState, "forget")
+        if let refusal = try forget([id])[id] { throw refusal }
+    }
+
+    /// Forgets many finished transfers in one call: for each, what forgetting one does.
+    ///
+    /// - Returns: Why each transfer of `ids` that was not forgotten was not (unknown, or still
+    ///   under way); the others are forgotten.
+    /// - Throws: When the journal cannot be written (the deletes then wait for its next write).
+    @discardableResult
+    public func forget(_ ids: [TransferID]) throws(TransferError) -> [TransferID: TransferError] {
+        var refusals: [TransferID: TransferError] = [:]
+        for id in ids {
+            guard let record = records[id] else {
+                refusals[id] = .unknown(id)
+                continue
+            }
+            guard ![.queued, .running, .paused].contains(record.transferState) else {
+                refusals[id] = .invalidState(id, record.transferState, "forget")
+                continue
+            }
+            records[id] = nil
+            forgotten.append(id)
         }
-        records[id] = nil
-        forgotten.append(id)
         if forgotten.count >= Self.forgottenBatch { try journalDelete([]) }
+        return refusals
     }
 
     /// Forgotten transfers whose deletes wait for another write, at most.
