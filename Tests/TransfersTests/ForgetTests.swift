@@ -18,6 +18,21 @@ struct ForgetTests {
         return Set(result.stdout.split(separator: "\n").map(String.init))
     }
 
+    /// Downloads `tracks` one after the other into `folder`, each as `<track>.wav`, and returns
+    /// their transfers, each checked completed.
+    private func finished(_ tracks: [Int], from url: URL, into folder: URL, by session: TransferSession) async throws
+        -> [TransferID]
+    {
+        var ids: [TransferID] = []
+        for track in tracks {
+            let id = try await session.start(
+                url: previewURL(url, track), destination: folder.appendingPathComponent("\(track).wav"))
+            #expect(try await session.wait(for: id).state == .completed)
+            ids.append(id)
+        }
+        return ids
+    }
+
     @Test(
         "a forgotten transfer leaves the session at once and the journal with its next write; none is left after close",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"))
@@ -26,13 +41,7 @@ struct ForgetTests {
             try await withTemporaryDirectory { folder in
                 let session = try await TransferSession.open(
                     identifier: "test", directory: folder.appendingPathComponent("session"), logger: quietLogger("t"))
-                var ids: [TransferID] = []
-                for track in [1001, 1019] {
-                    let id = try await session.start(
-                        url: previewURL(url, track), destination: folder.appendingPathComponent("\(track).wav"))
-                    #expect(try await session.wait(for: id).state == .completed)
-                    ids.append(id)
-                }
+                let ids = try await finished([1001, 1019], from: url, into: folder, by: session)
                 #expect(try await journaled(in: folder) == Set(ids.map(\.rawValue)))
 
                 try await session.forget(ids[0])
@@ -84,21 +93,15 @@ struct ForgetTests {
         try await withDemoCatalog { catalog, url in
             catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1003)
             try await withSession { session, folder in
-                var finished: [TransferID] = []
-                for track in [1001, 1019] {
-                    let id = try await session.start(
-                        url: previewURL(url, track), destination: folder.appendingPathComponent("\(track).wav"))
-                    #expect(try await session.wait(for: id).state == .completed)
-                    finished.append(id)
-                }
+                let done = try await finished([1001, 1019], from: url, into: folder, by: session)
                 let slow = try await session.start(
                     url: previewURL(url, 1003), destination: folder.appendingPathComponent("1003.wav"))
                 let unknown = TransferID(rawValue: "no-such-transfer")
-                let refusals = try await session.forget([finished[0], unknown, slow, finished[1]])
+                let refusals = try await session.forget([done[0], unknown, slow, done[1]])
                 #expect(Set(refusals.keys) == [unknown, slow])
                 #expect(refusals[unknown]?.code == .unknownTransfer)
                 #expect(refusals[slow]?.code == .invalidState)
-                for id in finished { #expect(await session.transfer(id) == nil) }
+                for id in done { #expect(await session.transfer(id) == nil) }
                 #expect(await session.transfer(slow) != nil)
                 try await session.cancel(slow)
             }
