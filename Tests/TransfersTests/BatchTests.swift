@@ -36,6 +36,16 @@ struct BatchTests {
                     #expect(abs(place - Self.ids.firstIndex(of: id)!) < 8, "\(id) asked for at \(place): \(order)")
                 }
                 #expect(await session.transfers().map(\.tag) == Self.ids.map { "\($0)" })
+                // Their progress, asked for in one call, is what landed on disk.
+                let progress = await session.progress(transfers + [TransferID(rawValue: "not-a-transfer")])
+                #expect(progress.count == transfers.count)
+                for (id, transfer) in zip(Self.ids, transfers) {
+                    let size = try contents(folder.appendingPathComponent("\(id).wav")).count
+                    #expect(
+                        progress[transfer]
+                            == TransferProgress(
+                                state: .completed, receivedBytes: Int64(size), expectedBytes: Int64(size), failure: nil))
+                }
             }
         }
     }
@@ -78,6 +88,9 @@ struct BatchTests {
                 #expect(found.map(\.tag) == (1...25).map { "t\($0)" })
                 #expect(found.allSatisfy { $0.state == .queued })
                 #expect(found[2].requestHeaders == ["Authorization": "Bearer x"])
+                let progress = await session.progress(started)
+                #expect(started.allSatisfy { progress[$0] == found[0].progress })
+                #expect(found[0].progress == TransferProgress(state: .queued, receivedBytes: 0, expectedBytes: nil, failure: nil))
                 // A new transfer queues after every journaled one.
                 let later = try await session.start(
                     url: URL(string: "http://127.0.0.1:9/later")!, destination: folder.appendingPathComponent("later.bin"))

@@ -64,6 +64,7 @@ public actor LocalDownloadControl: DownloadControl {
         try await DownloadError.catching {
             let service = try await openService()
             var known: [Int: Track] = [:]
+            known.reserveCapacity(trackIDs.count)
             var unseen: [Int] = []
             for id in Set(trackIDs) {
                 if let track = tracks.track(id) { known[id] = track } else { unseen.append(id) }

@@ -9,6 +9,7 @@ final class TrackDirectory: Sendable {
     func remember(_ found: [Track]) {
         tracks.withLock { tracks in
             if tracks.count + found.count > capacity { tracks.removeAll(keepingCapacity: true) }
+            tracks.reserveCapacity(tracks.count + found.count)
             for track in found { tracks[track.id] = track }
         }
     }

@@ -123,12 +123,14 @@ public actor DownloadService {
         }
         guard !requests.isEmpty else { return }
         let ids = try await session.start(requests)
+        transfersByTrack.reserveCapacity(transfersByTrack.count + ids.count)
+        tracksByTransfer.reserveCapacity(tracksByTransfer.count + ids.count)
         for (track, id) in zip(starting, ids) {
             transfersByTrack[track.id] = id
             tracksByTransfer[id] = track
-            // The cover is fetched while the preview downloads, so tagging at the end finds it ready.
-            tagger.expect(track, from: id)
         }
+        // The covers are fetched while the previews download, so tagging at the end finds them ready.
+        tagger.expect(zip(starting, ids).map { (track: $0, transfer: $1) })
     }
 
     /// Pauses a track's download, keeping what was received.
@@ -176,12 +178,14 @@ public actor DownloadService {
     /// The statuses of some tracks (a search's results): one read of the library's index.
     public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
         var statuses = try library.items(ids: trackIDs).mapValues(library.status(of:))
-        // The rest from the session, in one call (a batch of 2,000 just started asks for all).
+        // The rest from the session, in one call (a batch of 2,000 just started asks for all),
+        // for their progress alone: a track's status needs no addresses of its transfer.
         let inFlight = trackIDs.filter { statuses[$0] == nil }.compactMap { id in transfersByTrack[id].map { (id, $0) } }
         guard !inFlight.isEmpty else { return statuses }
-        let snapshots = await session.transfers(inFlight.map(\.1))
+        let progress = await session.progress(inFlight.map(\.1))
+        statuses.reserveCapacity(statuses.count + inFlight.count)
         for (trackID, transferID) in inFlight {
-            guard let transfer = snapshots[transferID], let track = tracksByTransfer[transferID],
+            guard let transfer = progress[transferID], let track = tracksByTransfer[transferID],
                 transfer.state != .completed
             else { continue }
             statuses[trackID] = Self.status(track, transfer)
@@ -216,7 +220,7 @@ public actor DownloadService {
             guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track,
                 transfer.state != .completed, transfer.state != .cancelled
             else { return nil }
-            return Self.status(track, transfer)
+            return Self.status(track, transfer.progress)
         }
     }
 
@@ -231,7 +235,7 @@ public actor DownloadService {
         guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
             let track = tracksByTransfer[id], transfer.state != .completed
         else { return nil }
-        return Self.status(track, transfer)
+        return Self.status(track, transfer.progress)
     }
 
     /// Stops downloads so they resume next time, and lets go of the session.
@@ -251,7 +255,7 @@ public actor DownloadService {
         return id
     }
 
-    static func status(_ track: Track, _ transfer: TransferSnapshot) -> DownloadStatus {
+    static func status(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus {
         DownloadStatus(
             track: track, state: state(transfer.state), receivedBytes: transfer.receivedBytes,
             expectedBytes: transfer.expectedBytes, failure: transfer.failure?.message, file: nil)

@@ -57,14 +57,17 @@ final class DownloadTagger: Sendable {
         }
     }
 
-    /// Notes that `transfer` downloads `track`, and starts fetching its cover (when tags are
-    /// written), so it is ready when the download ends; the tagging step then shares the fetch or
-    /// finds the cover cached.
-    func expect(_ track: Track, from transfer: TransferID) {
+    /// Notes which transfer downloads which track, and starts fetching their covers (when tags
+    /// are written), so they are ready when the downloads end; the tagging step then shares a
+    /// fetch or finds the cover cached.
+    func expect(_ downloads: [(track: Track, transfer: TransferID)]) {
         guard writesTags else { return }
-        tracks.withLock { $0[transfer] = track }
-        guard let artwork, let url = track.artworkURL else { return }
-        Task { _ = await artwork.artwork(for: url) }
+        tracks.withLock { tracks in
+            tracks.reserveCapacity(tracks.count + downloads.count)
+            for (track, transfer) in downloads { tracks[transfer] = track }
+        }
+        guard let artwork else { return }
+        for url in downloads.compactMap(\.track.artworkURL) { Task { _ = await artwork.artwork(for: url) } }
     }
 
     /// Forgets the track of a transfer that will not finish (cancelled).

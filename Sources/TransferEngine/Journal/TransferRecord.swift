@@ -68,6 +68,11 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
         errorPermanent = error?.isPermanent
     }
 
+    var progress: TransferProgress {
+        TransferProgress(
+            state: transferState, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: failure)
+    }
+
     var snapshot: TransferSnapshot {
         TransferSnapshot(
             id: transferID,

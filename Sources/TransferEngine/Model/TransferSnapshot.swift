@@ -26,6 +26,11 @@ public struct TransferSnapshot: Sendable, Hashable, Codable, Identifiable {
     /// already received: a player can start before the end).
     public var partialFile: URL?
 
+    /// How far it has come.
+    public var progress: TransferProgress {
+        TransferProgress(state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: failure)
+    }
+
     /// Fraction done (0…1), when the length is known.
     public var fractionCompleted: Double? {
         guard let expectedBytes, expectedBytes > 0 else { return nil }

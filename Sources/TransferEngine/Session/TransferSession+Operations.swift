@@ -29,7 +29,8 @@ extension TransferSession {
     public func start(_ requests: [TransferRequest]) throws(TransferError) -> [TransferID] {
         try ensureOpen()
         var prepared: [(request: TransferRequest, headers: [String: String])] = []
-        var destinations = Set<String>()
+        prepared.reserveCapacity(requests.count)
+        var destinations = Set<String>(minimumCapacity: requests.count)
         for request in requests {
             try Self.validate(request.url)
             let headers = try RequestHeaders.validated(request.headers)
@@ -41,6 +42,7 @@ extension TransferSession {
             prepared.append((request, headers))
         }
         var records: [TransferRecord] = []
+        records.reserveCapacity(prepared.count)
         // A batch downloads into a few folders: each is created (or found) once.
         var folders = Set<String>()
         for (request, headers) in prepared {
@@ -257,6 +259,7 @@ extension TransferSession {
     /// Journals new transfers (one commit), then queues them.
     private func add(_ new: [TransferRecord]) throws(TransferError) {
         try journalSave(new)
+        records.reserveCapacity(adding: new.count)
         for record in new {
             records[record.transferID] = record
             hub.emit(.stateChanged(record.transferID, .queued))

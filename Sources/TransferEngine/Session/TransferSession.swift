@@ -143,8 +143,18 @@ public actor TransferSession {
     /// Some transfers, by id: those of `ids` the session knows (one call for a batch).
     public func transfers(_ ids: [TransferID]) -> [TransferID: TransferSnapshot] {
         var snapshots: [TransferID: TransferSnapshot] = [:]
+        snapshots.reserveCapacity(ids.count)
         for id in ids { snapshots[id] = records[id]?.snapshot }
         return snapshots
+    }
+
+    /// How far some transfers have come, by id: those of `ids` the session knows. Lighter than
+    /// ``transfers(_:)`` for a progress display of a large batch.
+    public func progress(_ ids: [TransferID]) -> [TransferID: TransferProgress] {
+        var progress: [TransferID: TransferProgress] = [:]
+        progress.reserveCapacity(ids.count)
+        for id in ids { progress[id] = records[id]?.progress }
+        return progress
     }
 
     /// Waits until the transfer stops moving (completed, failed, paused or cancelled) and returns it.

@@ -34,6 +34,14 @@ struct TransferTable: Sendable {
         queue[head...].lazy.map { ($0.id, $0.host) }
     }
 
+    /// Makes room for `count` more transfers at once, so a batch of 2,000 does not grow the
+    /// tables step by step (each step holds the old storage and the new).
+    mutating func reserveCapacity(adding count: Int) {
+        byID.reserveCapacity(byID.count + count)
+        destinations.reserveCapacity(destinations.count + count)
+        queue.reserveCapacity(queue.count + count)
+    }
+
     /// The transfer under way (queued, running, paused or failed) that writes `path`, if any.
     func transfer(writing path: String) -> TransferID? { destinations[path] }
 
