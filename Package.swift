@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "NetworkBasics"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
+        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C.
+        .target(name: "SQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "ITunesSearch",
             dependencies: [
@@ -47,7 +49,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "NetworkBasics",
+                "NetworkBasics", "SQLiteSettings",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags",
+                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags", "SQLiteSettings",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

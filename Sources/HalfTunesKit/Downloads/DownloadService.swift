@@ -36,7 +36,10 @@ public actor DownloadService {
     ) async throws -> DownloadService {
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
-        async let opening = LibraryStore(path: home.libraryIndex.path, folder: home.library)
+        // Downloads that flush nothing leave the index's log at close too, as the session does.
+        async let opening = LibraryStore(
+            path: home.libraryIndex.path, folder: home.library,
+            checkpointsOnClose: configuration.durability == .powerLoss)
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
         var configuration = configuration

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ITunesSearch
 import NetworkBasics
+import SQLiteSettings
 import Synchronization
 
 /// A track in the library: its catalog data and the file it was saved to.
@@ -109,7 +110,12 @@ final class LibraryStore: Sendable {
         var seq: Int64
     }
 
-    init(path: String, folder: URL) throws {
+    /// Opens (creating and migrating as needed) the index at `path` of the library in `folder`.
+    ///
+    /// - Parameter checkpointsOnClose: Whether closing copies the write-ahead log into the index
+    ///   and flushes both (SQLite's default), or leaves the log for the next open, for downloads
+    ///   that flush nothing (`--durability process-crash`). The index stays whole either way.
+    init(path: String, folder: URL, checkpointsOnClose: Bool = true) throws {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -117,6 +123,9 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
+            guard !checkpointsOnClose else { return }
+            let code = halftunes_sqlite_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection), 0)
+            guard code == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator(folder: folder).migrate(database)

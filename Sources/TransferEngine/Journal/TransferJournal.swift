@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NetworkBasics
+import SQLiteSettings
 
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
@@ -8,11 +9,19 @@ final class TransferJournal: Sendable {
     private let database: DatabasePool
 
     /// Opens (creating and migrating as needed) the journal at `path`.
-    init(path: String) throws(TransferError) {
+    ///
+    /// - Parameter checkpointsOnClose: Whether closing copies the write-ahead log into the journal
+    ///   and flushes both (SQLite's default), or leaves the log for the next open: what a session
+    ///   that flushes nothing wants. Either way every commit survives a crash of the process, and
+    ///   the journal stays whole through a power cut (its latest commits may be lost).
+    init(path: String, checkpointsOnClose: Bool = true) throws(TransferError) {
         do {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
+            if !checkpointsOnClose {
+                configuration.prepareDatabase { db in try db.leaveLogOnClose() }
+            }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
@@ -148,5 +157,13 @@ final class TransferJournal: Sendable {
         do { try database.write(body) } catch {
             throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
         }
+    }
+}
+
+extension Database {
+    /// Makes this connection leave the write-ahead log at close (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`).
+    func leaveLogOnClose() throws {
+        let code = halftunes_sqlite_checkpoint_on_close(UnsafeMutableRawPointer(sqliteConnection), 0)
+        guard code == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
 }

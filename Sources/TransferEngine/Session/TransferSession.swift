@@ -84,7 +84,11 @@ public actor TransferSession {
         let lock = try SessionLock(path: directory.appendingPathComponent("\(identifier).lock").path)
         let journal: TransferJournal
         do {
-            journal = try TransferJournal(path: directory.appendingPathComponent("\(identifier).journal.sqlite").path)
+            // A session that flushes nothing leaves its journal's log for the next open at close,
+            // rather than flushing it and the journal on the way out.
+            journal = try TransferJournal(
+                path: directory.appendingPathComponent("\(identifier).journal.sqlite").path,
+                checkpointsOnClose: configuration.durability.flushes)
         } catch {
             lock.release()
             throw error
