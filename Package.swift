@@ -32,8 +32,12 @@ let package = Package(
         .target(name: "NetworkBasics"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
-        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C.
-        .target(name: "SQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C,
+        // and its one Swift door for the journal and the library alike.
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(
+            name: "SQLiteSettings",
+            dependencies: ["CSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "ITunesSearch",
             dependencies: [

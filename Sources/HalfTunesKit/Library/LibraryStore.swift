@@ -123,9 +123,7 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            guard !checkpointsOnClose else { return }
-            let code = halftunes_sqlite_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection), 0)
-            guard code == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            if !checkpointsOnClose { try db.leaveLogOnClose() }
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator(folder: folder).migrate(database)

@@ -159,11 +159,3 @@ final class TransferJournal: Sendable {
         }
     }
 }
-
-extension Database {
-    /// Makes this connection leave the write-ahead log at close (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`).
-    func leaveLogOnClose() throws {
-        let code = halftunes_sqlite_checkpoint_on_close(UnsafeMutableRawPointer(sqliteConnection), 0)
-        guard code == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-    }
-}

@@ -1,4 +1,4 @@
-#include "SQLiteSettings.h"
+#include "CSQLiteSettings.h"
 
 #include <sqlite3.h>
 

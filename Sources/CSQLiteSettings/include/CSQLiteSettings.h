@@ -1,5 +1,5 @@
-#ifndef HALFTUNES_SQLITE_SETTINGS_H
-#define HALFTUNES_SQLITE_SETTINGS_H
+#ifndef HALFTUNES_CSQLITE_SETTINGS_H
+#define HALFTUNES_CSQLITE_SETTINGS_H
 
 /// Whether the last connection to a database, closing, checkpoints its write-ahead log into the
 /// database file (SQLite's default, which flushes both to the device) or leaves the log for the
