@@ -68,6 +68,13 @@ struct TransferRunner: Sendable {
     /// Flushes the destination folders, one flush for the files finished together.
     let folders = FolderFlusher()
 
+    /// The logger AsyncHTTPClient gets: the engine's own when it shows debug messages (the only
+    /// levels the client logs at), otherwise one that drops everything. The client tags each
+    /// request's logger with its ids, which costs even when no message passes the level.
+    static func clientLogger(for logger: Logger) -> Logger { logger.logLevel <= .debug ? logger : silent }
+
+    private static let silent = Logger(label: "halftunes.transfer.http", factory: { _ in SwiftLogNoOpLogHandler() })
+
     func run(_ job: TransferJob, report: TransferReporter) async -> RunOutcome {
         var validator = job.validator
         var failuresWithoutProgress = 0
@@ -160,7 +167,7 @@ struct TransferRunner: Sendable {
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
             reportsResponses: reportsResponses, progressInterval: progressInterval, time: time, persist: report.persist,
             updates: updateFeed)
-        let task = client.execute(request: request, delegate: writer, deadline: nil, logger: logger)
+        let task = client.execute(request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
         let outcome: Result<Int64, any Error>
         do {
             let received = try await withTaskCancellationHandler {
