@@ -33,8 +33,8 @@ let package = Package(
         .target(name: "NetworkBasics"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
-        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C,
-        // and its one Swift door for the journal and the library alike.
+        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C; its
+        // Swift door and the prepared transactions, for the journal and the library alike.
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SQLiteSettings",
@@ -161,6 +161,9 @@ let package = Package(
         ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
         .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics"]),
+        .testTarget(
+            name: "SQLiteSettingsTests",
+            dependencies: ["SQLiteSettings", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(
             name: "HalfTunesWebTests",

@@ -186,7 +186,7 @@ final class LibraryStore: Sendable {
                 track: addition.track, trackJSON: json, fileName: addition.fileName, addedAt: addedAt, seq: 0,
                 fileSize: size, warning: addition.warning)
         }
-        try database.write { db in
+        try database.writeInPreparedTransaction { db in
             for var row in rows {
                 row.seq = try Self.nextSeq(db)
                 try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [row.id])
@@ -219,7 +219,7 @@ final class LibraryStore: Sendable {
 
     func forget(_ ids: [Int]) throws {
         guard !ids.isEmpty else { return }
-        try database.write { db in
+        try database.writeInPreparedTransaction { db in
             for id in ids where try Row.deleteOne(db, key: id) {
                 try Removal(id: id, seq: try Self.nextSeq(db)).save(db)
             }

@@ -154,7 +154,7 @@ final class TransferJournal: Sendable {
     }
 
     private func write(_ body: (Database) throws -> Void) throws(TransferError) {
-        do { try database.write(body) } catch {
+        do { try database.writeInPreparedTransaction(body) } catch {
             throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
         }
     }
