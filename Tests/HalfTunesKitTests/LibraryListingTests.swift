@@ -113,13 +113,15 @@ struct LibraryListingTests {
             let items = try together.add(additions)
             for addition in additions { _ = try oneByOne.add([addition]) }
             let (batched, single) = (together.statements.value - before.0, oneByOne.statements.value - before.1)
-            // One BEGIN and one COMMIT instead of three of each.
-            #expect(single - batched == 4, "statements: \(batched) together, \(single) one by one")
+            // One BEGIN, one COMMIT and one numbering step instead of three of each.
+            #expect(single - batched == 6, "statements: \(batched) together, \(single) one by one")
             #expect(items.map(\.fileSize) == [7, 3, 5])
             for store in [together, oneByOne] {
                 let page = try store.page()
                 #expect(page.items.map(\.track.id) == [5, 3, 7], "most recent (last given) first")
                 #expect(page.count == 3 && page.bytes == 15)
+                #expect(page.cursor == 3, "three changes numbered 1, 2, 3")
+                #expect(try store.page(since: 1).items.map(\.track.id).sorted() == [3, 5], "after the first change")
             }
         }
     }

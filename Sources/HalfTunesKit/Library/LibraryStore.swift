@@ -187,8 +187,10 @@ final class LibraryStore: Sendable {
                 fileSize: size, warning: addition.warning)
         }
         try database.writeInPreparedTransaction { db in
+            var seq = try Self.reserveSeqs(rows.count, db)
             for var row in rows {
-                row.seq = try Self.nextSeq(db)
+                row.seq = seq
+                seq += 1
                 try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [row.id])
                 try Self.upsert(row, in: db)
             }
@@ -253,8 +255,15 @@ final class LibraryStore: Sendable {
     }()
 
     /// The next change number: the counter only goes up, whatever is removed.
-    static func nextSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + 1 RETURNING lastSeq")) ?? 0
+    static func nextSeq(_ db: Database) throws -> Int64 { try reserveSeqs(1, db) }
+
+    /// Takes `count` change numbers in one step (one statement for a batch of additions, not one
+    /// each) and returns the first; they follow it in order.
+    static func reserveSeqs(_ count: Int, _ db: Database) throws -> Int64 {
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq"),
+            arguments: [count]) ?? 0
+        return last - Int64(count) + 1
     }
 
     static func item(_ row: Row) -> LibraryItem? {
