@@ -63,6 +63,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private var eventLoop: (any EventLoop)?
     /// The flush running off the event loop, if any.
     private var flushing: EventLoopFuture<Void>?
+    /// Whether a flush was ever started (set on the event loop, before the response's future
+    /// completes: read after it succeeded, it needs no trip to the loop).
+    private var flushStarted = false
     /// Why a flush failed, if one did.
     private var flushFailure: TransferError?
     /// The head's checkpoint of a transfer with no validator yet, journaled with the first body
@@ -180,7 +183,13 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// Waits for the flush still running, if any (the file must stay open until then), and
     /// returns why a flush failed, if one did. Call once the response is over.
-    func settle() async -> TransferError? {
+    ///
+    /// - Parameter succeeded: Whether the response's future succeeded. Then every callback has
+    ///   run before it (the future's value is `didFinishRequest`'s), so a writer that never
+    ///   started a flush (every file that flushes nothing, every small file) has nothing to wait
+    ///   for, and says so without a trip to the event loop.
+    func settle(succeeded: Bool) async -> TransferError? {
+        if succeeded, !flushStarted { return nil }
         guard let eventLoop else { return nil }
         // One trip to the event loop when no flush is running (every small file); two otherwise.
         guard let (pending, failure) = try? await eventLoop.submit({ (self.flushing, self.flushFailure) }).get()
@@ -196,6 +205,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: length,
             durableBytes: length, contentType: nil)
         let (descriptor, path) = (file.descriptor, file.path)
+        flushStarted = true
         flushing = NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
             try PartialFile.sync(descriptor: descriptor, path: path)
         }

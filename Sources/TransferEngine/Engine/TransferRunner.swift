@@ -179,7 +179,7 @@ struct TransferRunner: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        let flushFailure = await writer.settle()
+        let flushFailure = await writer.settle(succeeded: outcome.isSuccess)
         updateFeed.finish()
         await forwarder.value
         // Everything below runs after the event loop (and the flush) are done with the writer.
