@@ -119,6 +119,14 @@ let package = Package(
             path: "Benchmarks/Sources/transfer-bench"
         ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Benchmarks/Sources/urlsession-bench"),
+        // The floor of issue 14's many small files: AsyncHTTPClient alone, bodies written and renamed.
+        .executableTarget(
+            name: "http-floor",
+            dependencies: [
+                "BenchSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Sources/http-floor"),
         // Issue 10's measures: the time to tag a preview, and what tags and artwork cost a batch of downloads.
         .executableTarget(
             name: "tag-bench",
