@@ -14,3 +14,25 @@ extension Database {
         guard code == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
 }
+
+extension Database {
+    /// Write-ahead log pages before an automatic checkpoint, for databases of downloads that
+    /// flush nothing: 32 MiB of 4 KiB pages (SQLite's default is 1,000 pages).
+    public static let rareCheckpointPages = 8192
+
+    /// Makes this connection checkpoint its write-ahead log every ``rareCheckpointPages`` pages
+    /// instead of every 1,000, and trim the log back to 4 MiB after each checkpoint.
+    ///
+    /// For databases of downloads that flush nothing. A checkpoint flushes the log, then the
+    /// database (that is what keeps the database whole through a power cut), holding the writer
+    /// until the device has the whole log: a batch of 2,000 small downloads wrote some 6,000 pages
+    /// of journal log, six checkpoints, each a stall of every completion behind it. Checkpoints
+    /// stay; they come less often, so a batch of a few thousand files ends before one, and the
+    /// kernel has written most of the log back by the next. Opening a database with a large
+    /// log costs no more (measured: 41 ms with 40 MiB of logs, 40 ms fresh).
+    /// Call it where the connection is prepared (`Configuration.prepareDatabase`).
+    public func checkpointRarely() throws {
+        try execute(sql: "PRAGMA wal_autocheckpoint = \(Self.rareCheckpointPages)")
+        try execute(sql: "PRAGMA journal_size_limit = \(4 << 20)")
+    }
+}

@@ -20,7 +20,10 @@ final class TransferJournal: Sendable {
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
             if !checkpointsOnClose {
-                configuration.prepareDatabase { db in try db.leaveLogOnClose() }
+                configuration.prepareDatabase { db in
+                    try db.leaveLogOnClose()
+                    try db.checkpointRarely()
+                }
             }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
