@@ -15,6 +15,8 @@ extension DownloadService {
         let tagged = file.deletingLastPathComponent().appending(
             path: file.lastPathComponent + ".tagging", directoryHint: .notDirectory)
         let warning = await tagger.tag(item.track, file: file, writingTo: tagged)
+        // One left by a run that crashed here is not replaced when this tagging fails.
+        if warning != nil { try? FileManager.default.removeItem(at: tagged) }
         if warning == nil {
             do { try FinishedFile.move(tagged, to: file) } catch {
                 try? FileManager.default.removeItem(at: tagged)

@@ -49,7 +49,7 @@ final class DownloadTagger: Sendable {
                 "tagged", metadata: ["track": "\(track.id)", "format": "\(format.rawValue)", "cover": "\(tags.cover != nil)"])
             return nil
         } catch {
-            if FileManager.default.fileExists(atPath: output.path) { try? FileManager.default.removeItem(at: output) }
+            // Nothing of `output` stays: MediaTagger writes it last and removes it when the write fails.
             // A notice, not a warning: the returned warning reaches the user with the download
             // (the command line's completion line, the page's library), once.
             logger.notice("kept without tags", metadata: ["track": "\(track.id)", "reason": "\(error.message)"])

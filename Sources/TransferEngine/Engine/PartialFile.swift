@@ -139,6 +139,13 @@ final class PartialFile {
     }
 
     /// The length of the file at `path`, 0 when it does not exist.
+    /// The bytes of the partial file at `path` a request can resume from: none without a
+    /// validator to send in `If-Range`, and then the file is not even looked at (a fresh download
+    /// costs no failed lookup in its folder; bytes with no validator are fetched again from 0).
+    static func resumableLength(at path: String, validator: Validator) -> Int64 {
+        validator.ifRange == nil ? 0 : length(at: path)
+    }
+
     static func length(at path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0

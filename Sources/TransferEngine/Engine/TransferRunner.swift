@@ -81,8 +81,9 @@ struct TransferRunner: Sendable {
         var restarts = 0
         // Progress means getting further than ever before: an attempt that re-receives bytes it
         // had already (after a restart) is no progress, or a server that always cuts the body
-        // short would be retried for ever.
-        var furthest = PartialFile.length(at: job.partialPath)
+        // short would be retried for ever. Bytes with no validator are never resumed (the first
+        // attempt starts from 0), so they are no head start either, and need no look at the disk.
+        var furthest = PartialFile.resumableLength(at: job.partialPath, validator: validator)
         while true {
             if Task.isCancelled { return .stopped }
             let result = await attempt(job, validator: validator, report: report)
@@ -134,7 +135,7 @@ struct TransferRunner: Sendable {
     }
 
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
-        let onDisk = PartialFile.length(at: job.partialPath)
+        let onDisk = PartialFile.resumableLength(at: job.partialPath, validator: validator)
         var headers = HTTPHeaders()
         for (name, value) in job.headers where name.lowercased() != "accept-encoding" { headers.add(name: name, value: value) }
         if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)") }

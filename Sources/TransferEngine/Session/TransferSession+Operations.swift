@@ -249,7 +249,8 @@ extension TransferSession {
             id: TransferID.make().rawValue, seq: records.nextSequence(), url: url.absoluteString,
             destination: destination.path,
             partialFile: partialFile, tag: tag, state: TransferState.queued.rawValue,
-            receivedBytes: PartialFile.length(at: partialFile), durableBytes: 0, expectedBytes: expectedBytes,
+            receivedBytes: PartialFile.resumableLength(at: partialFile, validator: validator), durableBytes: 0,
+            expectedBytes: expectedBytes,
             etag: validator.etag, lastModified: validator.lastModified, contentType: nil, errorCode: nil,
             errorMessage: nil, errorPermanent: nil, createdAt: now, updatedAt: now)
         record.headers = headers
