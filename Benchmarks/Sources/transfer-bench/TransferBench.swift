@@ -38,23 +38,24 @@ struct TransferBench {
             configuration: TransferSessionConfiguration(
                 maxConcurrentTransfers: concurrency, maxTransfersPerHost: concurrency, durability: durability),
             logger: logger)
-        let events = session.events()
+        // Events are only read to pause; a subscriber no one reads would still be offered each one.
+        let events = pauseAt == nil ? nil : session.events()
         let started = ContinuousClock.now
-        var ids: [TransferID] = []
         // After a kill -9, the session resumes what it had: wait for those instead of starting again.
         let unfinished = Dictionary(
             await session.transfers().filter { !$0.state.isFinal }.map { ($0.destination.path, $0.id) },
             uniquingKeysWith: { a, _ in a })
-        for (index, url) in urls.enumerated() {
-            let destination = output.appendingPathComponent("\(index)-\(url.lastPathComponent)")
-            if let id = unfinished[destination.path] {
-                ids.append(id)
-            } else {
-                ids.append(try await session.start(url: url, destination: destination))
-            }
+        // The rest start together, as an app starts a batch: one journal commit for all.
+        let destinations = urls.enumerated().map { index, url in
+            output.appendingPathComponent("\(index)-\(url.lastPathComponent)")
         }
+        let fresh = zip(urls, destinations).filter { unfinished[$0.1.path] == nil }
+        let freshIDs = try await session.start(fresh.map { TransferRequest(url: $0.0, destination: $0.1) })
+        var byDestination = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.1.path), freshIDs))
+        byDestination.merge(unfinished) { new, _ in new }
+        let ids = destinations.map { byDestination[$0.path]! }
         var pausedWith: Int64 = -1
-        if let pauseAt, let first = ids.first {
+        if let pauseAt, let events, let first = ids.first {
             for await event in events {
                 if case .progress(first, let received, let expected?) = event, Double(received) >= pauseAt * Double(expected) {
                     break
