@@ -71,15 +71,57 @@ public actor ITunesCatalog {
 
     /// Looks up songs by their track ids: one call per ``idsPerLookup`` ids (one call for a batch
     /// of previews). Ids the catalog does not know are absent from the answer.
+    ///
+    /// The calls of a large batch run side by side, up to ``parallelLookups`` at once, each
+    /// answer decoded off this actor as it arrives (the pacing still applies to every call). The
+    /// tracks come in the order of the calls; when calls fail, the first one's error is thrown.
     public func lookup(ids: [Int]) async throws(CatalogError) -> [Track] {
         let unique = Array(Set(ids)).sorted()
-        var found: [Track] = []
-        for start in stride(from: 0, to: unique.count, by: Self.idsPerLookup) {
+        let urls = stride(from: 0, to: unique.count, by: Self.idsPerLookup).map { start in
             let list = unique[start..<min(start + Self.idsPerLookup, unique.count)].map(String.init).joined(separator: ",")
-            found += try await tracks(at: "\(baseURLString)/lookup?id=\(list)&entity=song")
+            return "\(baseURLString)/lookup?id=\(list)&entity=song"
+        }
+        if urls.count < 2 {
+            guard let url = urls.first else { return [] }
+            return try await tracks(at: url)
+        }
+        let answers = await withTaskGroup(
+            of: (Int, Result<[Track], CatalogError>).self, returning: [Result<[Track], CatalogError>?].self
+        ) { group in
+            var answers = [Result<[Track], CatalogError>?](repeating: nil, count: urls.count)
+            var next = 0
+            while next < urls.count || !group.isEmpty {
+                if next < urls.count, next - answers.count(where: { $0 != nil }) < Self.parallelLookups {
+                    let index = next
+                    let url = urls[index]
+                    group.addTask {
+                        let answer: Result<[Track], CatalogError>
+                        do { answer = .success(try await self.tracks(at: url)) } catch {
+                            answer = .failure(error as? CatalogError ?? .malformedResponse(reason: "\(error)"))
+                        }
+                        return (index, answer)
+                    }
+                    next += 1
+                } else if let (index, answer) = await group.next() {
+                    answers[index] = answer
+                }
+            }
+            return answers
+        }
+        var found: [Track] = []
+        found.reserveCapacity(unique.count)
+        for answer in answers {
+            switch answer {
+            case .success(let tracks)?: found += tracks
+            case .failure(let error)?: throw error
+            case nil: throw .malformedResponse(reason: "a lookup call did not end")
+            }
         }
         return found
     }
+
+    /// Lookup calls of one batch at once.
+    public static let parallelLookups = 4
 
     /// Looks up one song by its track id; `nil` when the catalog does not know it.
     public func lookup(id: Int) async throws(CatalogError) -> Track? {
@@ -128,16 +170,7 @@ public actor ITunesCatalog {
         let data = Data(body.readableBytesView)
         switch status {
         case 200..<300:
-            let catalogHost = configuration.baseURL.host ?? ""
-            let tracks = try SearchResponse.decodeTracks(from: data).map { track in
-                var track = track
-                if let url = track.previewURL, !URLPolicy.mayFetch(url, from: catalogHost) {
-                    logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
-                    track.previewURL = nil
-                }
-                if let url = track.artworkURL, !URLPolicy.mayFetch(url, from: catalogHost) { track.artworkURL = nil }
-                return track
-            }
+            let tracks = try await Self.decode(data, catalogHost: configuration.baseURL.host ?? "", logger: logger)
             cache.insert(tracks, for: url, at: time.now())
             return tracks
         case 403, 429:
@@ -149,6 +182,21 @@ public actor ITunesCatalog {
             throw .badRequest(message: message ?? "HTTP \(status)")
         default:
             throw .serverError(status: status)
+        }
+    }
+
+    /// The tracks of an answer, decoded off the actor (answers of one batch decode side by side),
+    /// without preview or cover URLs the catalog's host may not make HalfTunes fetch.
+    @concurrent
+    private static func decode(_ data: Data, catalogHost: String, logger: Logger) async throws(CatalogError) -> [Track] {
+        try SearchResponse.decodeTracks(from: data).map { track in
+            var track = track
+            if let url = track.previewURL, !URLPolicy.mayFetch(url, from: catalogHost) {
+                logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
+                track.previewURL = nil
+            }
+            if let url = track.artworkURL, !URLPolicy.mayFetch(url, from: catalogHost) { track.artworkURL = nil }
+            return track
         }
     }
 
