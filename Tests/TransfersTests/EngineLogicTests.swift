@@ -80,3 +80,13 @@ struct ResumeDataTests {
         #expect(throws: (any Error).self) { try ResumeData(encoded: Data("nope".utf8)) }
     }
 }
+
+@Suite("Paths (pure)")
+struct PathTests {
+    @Test("a file's folder is what NSString says it is, without NSString")
+    func folders() {
+        for path in ["/a/b/song.m4a", "/song.m4a", "song.m4a", "/a/Bench - Track 7 [400007].m4a", "/ä/ü/ö.m4a", "/a//b", "//b", "/"] {
+            #expect(PartialFile.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+        }
+    }
+}

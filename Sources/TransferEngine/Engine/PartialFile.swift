@@ -128,7 +128,15 @@ final class PartialFile {
         guard rename(path, destination) == 0 else { throw error("rename", path) }
     }
 
-    static func folder(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+    /// The folder of a file's path, as `NSString.deletingLastPathComponent` gives it for a file's
+    /// path ("/a/b" → "/a", "/b" → "/", "b" → ""), without bridging to NSString (~4 µs a path
+    /// on Linux, felt when a batch of thousands starts).
+    static func folder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        var folder = path[..<slash]
+        while folder.utf8.last == UInt8(ascii: "/") { folder = folder.dropLast() }  // "/a//b" → "/a"
+        return folder.isEmpty ? "/" : String(folder)
+    }
 
     deinit { close() }
 

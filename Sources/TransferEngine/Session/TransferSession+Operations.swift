@@ -28,29 +28,29 @@ extension TransferSession {
     /// - Returns: The transfers' ids, in the requests' order.
     public func start(_ requests: [TransferRequest]) throws(TransferError) -> [TransferID] {
         try ensureOpen()
-        var prepared: [(request: TransferRequest, headers: [String: String])] = []
+        // Each destination's path is read once (a file URL's path is percent-decoded on each read).
+        var prepared: [(request: TransferRequest, path: String, headers: [String: String])] = []
         prepared.reserveCapacity(requests.count)
         var destinations = Set<String>(minimumCapacity: requests.count)
         for request in requests {
             try Self.validate(request.url)
             let headers = try RequestHeaders.validated(request.headers)
-            try ensureFree(request.destination)
-            guard destinations.insert(request.destination.path).inserted else {
-                throw TransferError(
-                    .invalidState, "two transfers cannot download to \(request.destination.path)", permanent: true)
+            let path = try ensureFree(request.destination)
+            guard destinations.insert(path).inserted else {
+                throw TransferError(.invalidState, "two transfers cannot download to \(path)", permanent: true)
             }
-            prepared.append((request, headers))
+            prepared.append((request, path, headers))
         }
         var records: [TransferRecord] = []
         records.reserveCapacity(prepared.count)
         // A batch downloads into a few folders: each is created (or found) once.
         var folders = Set<String>()
-        for (request, headers) in prepared {
-            let folder = request.destination.deletingLastPathComponent()
-            if folders.insert(folder.path).inserted { try createFolder(folder) }
+        for (request, path, headers) in prepared {
+            let folder = PartialFile.folder(of: path)
+            if folders.insert(folder).inserted { try createFolder(request.destination.deletingLastPathComponent()) }
             records.append(
                 try newRecord(
-                    url: request.url, destination: request.destination, partialFile: request.destination.path + ".part",
+                    url: request.url, destination: path, partialFile: path + ".part",
                     validator: Validator(), expectedBytes: nil, tag: request.tag, headers: headers))
         }
         try add(records)
@@ -127,7 +127,7 @@ extension TransferSession {
         if onDisk > data.bytesOnDisk { _ = truncate(data.partialFile.path, off_t(data.bytesOnDisk)) }
         try createFolder(data.destination.deletingLastPathComponent())
         let record = try newRecord(
-            url: data.url, destination: data.destination, partialFile: data.partialFile.path,
+            url: data.url, destination: data.destination.path, partialFile: data.partialFile.path,
             validator: data.validator, expectedBytes: data.expectedBytes, tag: data.tag, headers: headers)
         try add([record])
         return record.transferID
@@ -241,13 +241,13 @@ extension TransferSession {
 
     /// A queued transfer's record (its folder created by the caller), not yet in the session.
     private func newRecord(
-        url: URL, destination: URL, partialFile: String, validator: Validator,
+        url: URL, destination: String, partialFile: String, validator: Validator,
         expectedBytes: Int64?, tag: String?, headers: [String: String]
     ) throws(TransferError) -> TransferRecord {
         let now = Date()
         var record = TransferRecord(
             id: TransferID.make().rawValue, seq: records.nextSequence(), url: url.absoluteString,
-            destination: destination.path,
+            destination: destination,
             partialFile: partialFile, tag: tag, state: TransferState.queued.rawValue,
             receivedBytes: PartialFile.resumableLength(at: partialFile, validator: validator), durableBytes: 0,
             expectedBytes: expectedBytes,
@@ -272,14 +272,17 @@ extension TransferSession {
         if isClosed { throw TransferError(.invalidState, "the transfer session is closed", permanent: true) }
     }
 
-    private func ensureFree(_ destination: URL) throws(TransferError) {
-        guard destination.isFileURL, destination.path.hasPrefix("/") else {
+    /// Checks that no transfer writes to `destination`, and returns its path.
+    @discardableResult
+    private func ensureFree(_ destination: URL) throws(TransferError) -> String {
+        let path = destination.path
+        guard destination.isFileURL, path.hasPrefix("/") else {
             throw TransferError(.fileSystem, "the destination must be an absolute file path, not \(destination)", permanent: true)
         }
-        if let busy = records.transfer(writing: destination.path) {
-            throw TransferError(
-                .invalidState, "transfer \(busy.rawValue) is already downloading to \(destination.path)", permanent: true)
+        if let busy = records.transfer(writing: path) {
+            throw TransferError(.invalidState, "transfer \(busy.rawValue) is already downloading to \(path)", permanent: true)
         }
+        return path
     }
 
     static func validate(_ url: URL) throws(TransferError) {
