@@ -85,7 +85,9 @@ struct ResumeDataTests {
 struct PathTests {
     @Test("a file's folder is what NSString says it is, without NSString")
     func folders() {
-        for path in ["/a/b/song.m4a", "/song.m4a", "song.m4a", "/a/Bench - Track 7 [400007].m4a", "/ä/ü/ö.m4a", "/a//b", "//b", "/"] {
+        for path in [
+            "/a/b/song.m4a", "/song.m4a", "song.m4a", "/a/Bench - Track 7 [400007].m4a", "/ä/ü/ö.m4a", "/a//b", "//b", "/",
+        ] {
             #expect(PartialFile.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
         }
     }

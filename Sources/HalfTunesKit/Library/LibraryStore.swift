@@ -263,9 +263,10 @@ final class LibraryStore: Sendable {
     /// Takes `count` change numbers in one step (one statement for a batch of additions, not one
     /// each) and returns the first; they follow it in order.
     static func reserveSeqs(_ count: Int, _ db: Database) throws -> Int64 {
-        let last = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq"),
-            arguments: [count]) ?? 0
+        let last =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq"),
+                arguments: [count]) ?? 0
         return last - Int64(count) + 1
     }
 
