@@ -95,6 +95,8 @@ public actor ITunesCatalog {
                     let index = next
                     let url = urls[index]
                     group.addTask {
+                        // An untyped catch on purpose: with `do throws(CatalogError)` here, Swift
+                        // 6.3.1's release build trapped where the answer is stored below.
                         let answer: Result<[Track], CatalogError>
                         do { answer = .success(try await self.tracks(at: url)) } catch {
                             answer = .failure(error as? CatalogError ?? .malformedResponse(reason: "\(error)"))
