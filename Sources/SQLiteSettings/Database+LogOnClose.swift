@@ -16,6 +16,15 @@ extension Database {
 }
 
 extension Database {
+    /// The settings of a database of downloads that flush nothing, set together: its log left at
+    /// close (``leaveLogOnClose()``) and checkpointed rarely (``checkpointRarely()``). Both keep
+    /// every commit through a crash of the process and the database whole through a power cut.
+    /// Call it where the connection is prepared (`Configuration.prepareDatabase`).
+    public func flushLessOften() throws {
+        try leaveLogOnClose()
+        try checkpointRarely()
+    }
+
     /// Write-ahead log pages before an automatic checkpoint, for databases of downloads that
     /// flush nothing: 32 MiB of 4 KiB pages (SQLite's default is 1,000 pages).
     public static let rareCheckpointPages = 8192

@@ -15,13 +15,14 @@ extension DownloadService {
         let tagged = file.deletingLastPathComponent().appending(
             path: file.lastPathComponent + ".tagging", directoryHint: .notDirectory)
         let warning = await tagger.tag(item.track, file: file, writingTo: tagged)
-        // One left by a run that crashed here is not replaced when this tagging fails.
-        if warning != nil { try? FileManager.default.removeItem(at: tagged) }
         if warning == nil {
             do { try FinishedFile.move(tagged, to: file) } catch {
                 try? FileManager.default.removeItem(at: tagged)
                 throw error
             }
+        } else {
+            // One left by a run that crashed here is not replaced when this tagging fails.
+            try? FileManager.default.removeItem(at: tagged)
         }
         let added = try library.add(item.track, fileName: item.fileName, warning: warning, addedAt: item.addedAt)
         hub.emit(.completed(trackID: trackID, file: file, warning: warning))

@@ -123,10 +123,7 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            if !checkpointsOnClose {
-                try db.leaveLogOnClose()
-                try db.checkpointRarely()
-            }
+            if !checkpointsOnClose { try db.flushLessOften() }
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator(folder: folder).migrate(database)

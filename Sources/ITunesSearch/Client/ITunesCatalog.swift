@@ -89,9 +89,9 @@ public actor ITunesCatalog {
             of: (Int, Result<[Track], CatalogError>).self, returning: [Result<[Track], CatalogError>?].self
         ) { group in
             var answers = [Result<[Track], CatalogError>?](repeating: nil, count: urls.count)
-            var next = 0
-            while next < urls.count || !group.isEmpty {
-                if next < urls.count, next - answers.count(where: { $0 != nil }) < Self.parallelLookups {
+            var (next, running) = (0, 0)
+            while next < urls.count || running > 0 {
+                if next < urls.count, running < Self.parallelLookups {
                     let index = next
                     let url = urls[index]
                     group.addTask {
@@ -104,8 +104,10 @@ public actor ITunesCatalog {
                         return (index, answer)
                     }
                     next += 1
+                    running += 1
                 } else if let (index, answer) = await group.next() {
                     answers[index] = answer
+                    running -= 1
                 }
             }
             return answers

@@ -146,7 +146,6 @@ final class PartialFile {
         if access(path, F_OK) == 0 { unlink(path) }
     }
 
-    /// The length of the file at `path`, 0 when it does not exist.
     /// The bytes of the partial file at `path` a request can resume from: none without a
     /// validator to send in `If-Range`, and then the file is not even looked at (a fresh download
     /// costs no failed lookup in its folder; bytes with no validator are fetched again from 0).
@@ -154,6 +153,7 @@ final class PartialFile {
         validator.ifRange == nil ? 0 : length(at: path)
     }
 
+    /// The length of the file at `path`, 0 when it does not exist.
     static func length(at path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0

@@ -20,10 +20,7 @@ final class TransferJournal: Sendable {
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
             if !checkpointsOnClose {
-                configuration.prepareDatabase { db in
-                    try db.leaveLogOnClose()
-                    try db.checkpointRarely()
-                }
+                configuration.prepareDatabase { db in try db.flushLessOften() }
             }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)

@@ -12,6 +12,7 @@ public enum Durability: String, Sendable, Hashable, Codable {
     /// (and recently finished files) may be missing; a transfer then starts over.
     case processCrash
 
-    /// Whether files are flushed to the device.
-    var flushes: Bool { self == .powerLoss }
+    /// Whether files are flushed to the device (and so whether the databases beside them need
+    /// their logs flushed at close).
+    public var flushes: Bool { self == .powerLoss }
 }

@@ -273,7 +273,6 @@ extension TransferSession {
     }
 
     /// Checks that no transfer writes to `destination`, and returns its path.
-    @discardableResult
     private func ensureFree(_ destination: URL) throws(TransferError) -> String {
         let path = destination.path
         guard destination.isFileURL, path.hasPrefix("/") else {
