@@ -1,4 +1,3 @@
-import NIOCore
 import NIOPosix
 
 /// Blocking file work — flushes and renames of finished files — on threads of its own.
@@ -19,15 +18,21 @@ enum FileWork {
 
     /// Runs `body` on a file-work thread and returns its result. Not cancellable: once asked
     /// for, a flush or rename runs to its end (the caller's cancellation is seen after).
+    ///
+    /// The caller resumes straight from the file-work thread: no event loop carries the result
+    /// (a finished file used to wake one of the HTTP client's event loops once per flush).
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws(TransferError) -> T) async throws(TransferError) -> T {
-        do {
-            return try await pool.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) {
-                try body()
-            }.get()
-        } catch let error as TransferError {
-            throw error
-        } catch {
-            throw TransferError(.fileSystem, "cannot finish the file: \(error)", permanent: false)
+        let result: Result<T, TransferError> = await withCheckedContinuation { continuation in
+            pool.submit { state in
+                guard case .active = state else {
+                    continuation.resume(
+                        returning: .failure(
+                            TransferError(.fileSystem, "cannot finish the file: its threads have stopped", permanent: false)))
+                    return
+                }
+                continuation.resume(returning: Result { () throws(TransferError) in try body() })
+            }
         }
+        return try result.get()
     }
 }
