@@ -52,6 +52,29 @@ struct DownloadCommandTests {
         }
     }
 
+    @Test("by default the command closes its databases before it exits: no write-ahead log is left")
+    func closesDatabases() async throws {
+        try await withDemoCatalog { _, url in
+            // Without tags the command ends right after its last download, while the service's
+            // event pump may still be busy: a pump that held the service kept both databases open
+            // past the end of the process (8 runs in 10 left their logs).
+            let ids = (1011...1030).map(String.init)
+            for round in 1...3 {
+                try await withTemporaryDirectory { home in
+                    let result = try await halftunes(["download", "--no-tags"] + ids, home: home, catalog: url)
+                    #expect(result.status == 0, "\(result.stderr)")
+                    // Closing a WAL database copies its log into it, flushes it and deletes the log:
+                    // a log left behind means the process ended with the database still open.
+                    for log in ["library.sqlite-wal", "session/downloads.journal.sqlite-wal"] {
+                        #expect(
+                            !FileManager.default.fileExists(atPath: home.appendingPathComponent(log).path),
+                            "round \(round): \(log) left behind")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("without a terminal, plain progress lines")
     func plainLines() async throws {
         try await withDemoCatalog { _, url in

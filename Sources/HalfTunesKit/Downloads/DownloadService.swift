@@ -80,8 +80,10 @@ public actor DownloadService {
         }
         await file(completed)
         // Events come in batches, every one waiting: the downloads completed in a batch go into
-        // the library in one commit.
-        pump = Task { for await batch in events { await self.handle(batch) } }
+        // the library in one commit. The pump holds the service only while it handles a batch.
+        pump = Task { [weak self] in
+            for await batch in events { await self?.handle(batch) }
+        }
     }
 
     /// A stream of every download event from now on.
@@ -245,6 +247,9 @@ public actor DownloadService {
     public func close() async {
         await session.close()
         pump?.cancel()
+        // Once the pump has ended nothing holds the service but its owner: let go, it closes
+        // its databases at once (checkpointing their logs when they flush), not some time later.
+        await pump?.value
         hub.finish()
         await tagger.shutdown()
     }
