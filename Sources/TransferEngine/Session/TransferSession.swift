@@ -45,6 +45,9 @@ public actor TransferSession {
     /// Transfers completed in memory whose completion is not journaled (nor reported) yet: they
     /// are journaled together, in one commit (see ``journalCompletions()``).
     var completing: [TransferID] = []
+    /// When the last completions were journaled: the next commit of completions waits until
+    /// ``completionSpacing`` after it (see ``journalCompletionsSoon()``).
+    var lastCompletionCommit: ContinuousClock.Instant?
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }
