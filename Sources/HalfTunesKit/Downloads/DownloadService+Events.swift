@@ -14,7 +14,9 @@ extension DownloadService {
 
     /// Turns transfer events into the app's, in order, except that the downloads completed among
     /// them are filed in the library together, in one commit, once the others are handled.
-    func handle(_ events: [TransferEvent]) async {
+    ///
+    /// - Returns: Whether there were completed downloads among them.
+    func handle(_ events: [TransferEvent]) async -> Bool {
         var completed: [(TransferID, URL)] = []
         for event in events {
             if case .completed(let id, let location) = event {
@@ -24,6 +26,7 @@ extension DownloadService {
             }
         }
         await file(completed)
+        return !completed.isEmpty
     }
 
     /// Turns a transfer event into the app's.
@@ -122,13 +125,5 @@ extension DownloadService {
     private func fail(_ track: Track, _ error: any Error) {
         logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
         hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
-    }
-}
-
-extension TransferEvent {
-    /// Whether the event reports a completed download (one the service files in the library).
-    var isCompletion: Bool {
-        if case .completed = self { return true }
-        return false
     }
 }

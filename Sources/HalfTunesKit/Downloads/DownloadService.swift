@@ -86,9 +86,8 @@ public actor DownloadService {
         // pump holds the service only while it handles a batch.
         pump = Task { [weak self] in
             for await batch in events {
-                await self?.handle(batch)
                 // Not held while it waits: a service let go meanwhile goes at once.
-                if batch.contains(where: \.isCompletion) { try? await Task.sleep(for: Self.filingSpacing) }
+                if await self?.handle(batch) == true { try? await Task.sleep(for: Self.filingSpacing) }
             }
         }
     }
