@@ -89,26 +89,26 @@ public actor ITunesCatalog {
             of: (Int, Result<[Track], CatalogError>).self, returning: [Result<[Track], CatalogError>?].self
         ) { group in
             var answers = [Result<[Track], CatalogError>?](repeating: nil, count: urls.count)
-            var (next, running) = (0, 0)
-            while next < urls.count || running > 0 {
-                if next < urls.count, running < Self.parallelLookups {
-                    let index = next
-                    let url = urls[index]
-                    group.addTask {
-                        // An untyped catch on purpose: with `do throws(CatalogError)` here, Swift
-                        // 6.3.1's release build trapped where the answer is stored below.
-                        let answer: Result<[Track], CatalogError>
-                        do { answer = .success(try await self.tracks(at: url)) } catch {
-                            answer = .failure(error as? CatalogError ?? .malformedResponse(reason: "\(error)"))
-                        }
-                        return (index, answer)
+            // A call starts as one ends, at most parallelLookups running.
+            var next = 0
+            func startNext() {
+                guard next < urls.count else { return }
+                let (index, url) = (next, urls[next])
+                next += 1
+                group.addTask {
+                    // An untyped catch on purpose: with `do throws(CatalogError)` here, Swift
+                    // 6.3.1's release build trapped where the answer is stored below.
+                    let answer: Result<[Track], CatalogError>
+                    do { answer = .success(try await self.tracks(at: url)) } catch {
+                        answer = .failure(error as? CatalogError ?? .malformedResponse(reason: "\(error)"))
                     }
-                    next += 1
-                    running += 1
-                } else if let (index, answer) = await group.next() {
-                    answers[index] = answer
-                    running -= 1
+                    return (index, answer)
                 }
+            }
+            for _ in 0..<Self.parallelLookups { startNext() }
+            while let (index, answer) = await group.next() {
+                answers[index] = answer
+                startNext()
             }
             return answers
         }
