@@ -64,6 +64,44 @@ struct SchedulerTests {
         #expect(scheduler.admit(queued: queued, runningHosts: []) == [1, 2, 4, 6])
         #expect(scheduler.admit(queued: queued, runningHosts: ["a"]) == [1, 4, 6])
     }
+
+    @Test("lets requests wait only behind a host whose connections are all busy, that many per host")
+    func waiting() {
+        let scheduler = Scheduler(maxConcurrent: 4, maxPerHost: 2, waitingPerHost: 1)
+        let queued = [(1, "a"), (2, "a"), (3, "a"), (4, "a"), (5, "b"), (6, "b"), (7, "b")]
+        // a: two connected and one waiting; b likewise; 4 is one too many for a.
+        #expect(scheduler.admit(queued: queued, runningHosts: []) == [1, 2, 3, 5, 6, 7])
+        #expect(scheduler.admit(queued: queued, runningHosts: ["a", "a", "a"]) == [5, 6, 7])
+        // The overall limit reached with neither host full: waiting would open a connection.
+        let wide = Scheduler(maxConcurrent: 2, maxPerHost: 4, waitingPerHost: 2)
+        #expect(wide.admit(queued: queued, runningHosts: ["a", "b"]).isEmpty)
+        // Without waiting, a full host has nothing more.
+        #expect(Scheduler(maxConcurrent: 4, maxPerHost: 2).admit(queued: queued, runningHosts: ["a", "a"]) == [5, 6])
+    }
+
+    @Test("when only waiting may start, admits waiting requests of full hosts and nothing else")
+    func waitingOnly() {
+        let scheduler = Scheduler(maxConcurrent: 4, maxPerHost: 2, waitingPerHost: 2)
+        let queued = [(1, "a"), (2, "b"), (3, "a"), (4, "a")]
+        #expect(scheduler.admit(queued: queued, runningHosts: ["a", "a", "b"], waitingOnly: true) == [1, 3])
+        #expect(scheduler.admit(queued: queued, runningHosts: ["b"], waitingOnly: true).isEmpty)
+    }
+
+    @Test("reads the queue only as far as something can start")
+    func lazy() {
+        final class Reads: @unchecked Sendable { var count = 0 }
+        let reads = Reads()
+        let queue = (1...10_000).lazy.map { id -> (id: Int, host: String) in
+            reads.count += 1
+            return (id, "a")
+        }
+        let scheduler = Scheduler(maxConcurrent: 4, maxPerHost: 4, waitingPerHost: 2)
+        #expect(scheduler.admit(queued: queue, runningHosts: ["a", "a", "a", "a", "a"]) == [1])
+        #expect(reads.count <= 2)
+        reads.count = 0
+        #expect(scheduler.admit(queued: queue, runningHosts: Array(repeating: "a", count: 6)).isEmpty)
+        #expect(reads.count <= 1)
+    }
 }
 
 @Suite("Resume data")

@@ -23,8 +23,19 @@ struct TransferTableTests {
             table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(seq), state: .queued, host: "H\(n).Example")
         }
         #expect(table.queued.map(\.id.rawValue) == ["t2", "t4", "t1", "t3"])
-        #expect(table.queued.map(\.host) == ["h2.example", "h4.example", "h1.example", "h3.example"])
+        #expect(table.queued.map(\.host) == ["h2.example:80", "h4.example:80", "h1.example:80", "h3.example:80"])
         #expect(table.nextSequence() == 10)
+    }
+
+    @Test("a transfer's host is the host and port it connects to, as the HTTP client pools connections")
+    func hostAndPort() {
+        var https = record(1, seq: 1, state: .queued)
+        https.url = "HTTPS://Cdn.Example/a.m4a"
+        var port = record(2, seq: 2, state: .queued)
+        port.url = "http://cdn.example:8080/a.m4a"
+        #expect(https.host == "cdn.example:443")
+        #expect(port.host == "cdn.example:8080")
+        #expect(record(3, seq: 3, state: .queued, host: "cdn.example").host == "cdn.example:80")
     }
 
     @Test("a transfer leaves the queue when it starts, pauses or goes, and comes back in its place")

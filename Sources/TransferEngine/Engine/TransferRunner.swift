@@ -94,6 +94,8 @@ struct TransferRunner: Sendable {
                 return .failed(error)
             case .stopped:
                 return .stopped
+            case .waitAgain:
+                continue
             case .restart(let reason):
                 logger.info("restarting from zero", metadata: ["transfer": "\(job.id)", "reason": "\(reason)"])
                 restarts += 1
@@ -129,6 +131,9 @@ struct TransferRunner: Sendable {
         case completed(Int64)
         case failed(TransferError)
         case stopped
+        /// The request waited for a busy connection of its host for as long as a connection may
+        /// take: it never reached the server. It waits again, as a new request.
+        case waitAgain
         case restart(String)
         /// A failure worth retrying; `status` is the HTTP status when the server answered one.
         case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
@@ -199,6 +204,9 @@ struct TransferRunner: Sendable {
             return .restart("the server sent more than the \(expected) bytes it announced")
         case .failure(let error as TransferError):
             return .failed(error)
+        case .failure(let error as HTTPClientError) where error == .getConnectionFromPoolTimeout && !Task.isCancelled:
+            logger.debug("waited a connect timeout for a busy connection", metadata: ["transfer": "\(job.id)"])
+            return .waitAgain
         case .failure(let error):
             if Task.isCancelled { return .stopped }
             return failure(error, job: job, validator: writer.writtenValidator)

@@ -42,7 +42,12 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
     var transferID: TransferID { TransferID(rawValue: id) }
     var transferState: TransferState { TransferState(rawValue: state) ?? .failed }
     var validator: Validator { Validator(etag: etag, lastModified: lastModified) }
-    var host: String { URL(string: url)?.host?.lowercased() ?? "" }
+    /// The host and port the transfer connects to: what the HTTP client keeps connections to.
+    var host: String {
+        guard let url = URL(string: url), let host = url.host?.lowercased() else { return "" }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
 
     /// The caller's request header fields.
     var headers: [String: String] {

@@ -8,12 +8,12 @@ extension TransferSession {
         // completion's commit, holds no connection: it does not count, up to as many as may run
         // (so files waiting for the device or the journal stay bounded too).
         let settling = finishing.count + completing.count
-        guard running.count + completing.count - min(settling, scheduler.maxConcurrent) < scheduler.maxConcurrent
-        else { return }
+        let full = connectedHosts.count + settling - min(settling, scheduler.maxConcurrent) >= scheduler.maxConcurrent
+        // A full session may still let requests wait for busy connections (see Scheduler).
+        guard !full || scheduler.waitingPerHost > 0 else { return }
         let queued = records.queued
         guard !queued.isEmpty else { return }
-        let hosts = running.keys.filter { !finishing.contains($0) }.compactMap { records[$0]?.host }
-        for id in scheduler.admit(queued: queued, runningHosts: hosts) {
+        for id in scheduler.admit(queued: queued, runningHosts: Array(connectedHosts.values), waitingOnly: full) {
             launch(id)
         }
     }
@@ -24,6 +24,7 @@ extension TransferSession {
             logger.error("cannot start transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
             return
         }
+        connectedHosts[id] = record.host
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
             validator: record.validator, headers: record.headers, tag: record.tag)
@@ -69,6 +70,7 @@ extension TransferSession {
 
     private func didStartFinishing(_ id: TransferID) {
         finishing.insert(id)
+        connectedHosts[id] = nil
         schedule()
     }
 
@@ -84,6 +86,7 @@ extension TransferSession {
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {
         running[id] = nil
         finishing.remove(id)
+        connectedHosts[id] = nil
         let intent = stopIntents.removeValue(forKey: id)
         guard records[id] != nil else { return }
         do {

@@ -36,6 +36,9 @@ public actor TransferSession {
     var running: [TransferID: Task<Void, Never>] = [:]
     /// Running transfers whose bytes have all arrived, finishing their files (see ``schedule()``).
     var finishing: Set<TransferID> = []
+    /// The host (and port) of each running transfer that is not finishing: those that have, or
+    /// wait for, a connection.
+    var connectedHosts: [TransferID: String] = [:]
     var stopIntents: [TransferID: StopIntent] = [:]
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
     var isClosed = false
@@ -120,7 +123,8 @@ public actor TransferSession {
         self.logger = logger
         self.client = configuration.makeHTTPClient()
         self.scheduler = Scheduler(
-            maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost)
+            maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
+            waitingPerHost: configuration.requestsWaitingPerHost)
         self.runner = TransferRunner(
             client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,

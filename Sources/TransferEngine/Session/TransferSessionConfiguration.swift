@@ -8,8 +8,16 @@ public struct TransferSessionConfiguration: Sendable {
     /// have all arrived finishes its file (flush, rename) without its connection, so the next one
     /// starts meanwhile; at most as many again may be finishing.
     public var maxConcurrentTransfers: Int
-    /// Transfers receiving at once from one host (default 4).
+    /// Transfers receiving at once from one host (default 4): the connections kept to it.
     public var maxTransfersPerHost: Int
+    /// Transfers more, per host, whose requests may wait for one of its connections when all are
+    /// busy (default 0). Such a transfer is `running` with no bytes yet; it takes the first of the
+    /// host's connections that frees, at once, where otherwise the connection would idle while
+    /// the session picks the next transfer: with many small files on a fast link, that trip is a
+    /// good part of each file's time. It never opens a connection of its own, so no more
+    /// transfers receive at once than the limits allow. A request that waits longer than
+    /// ``connectTimeout`` waits again; that is no failure.
+    public var requestsWaitingPerHost: Int
     /// How transient failures are retried.
     public var retryPolicy: RetryPolicy
     /// A transfer with no data for this long is treated as a dropped connection and retried.
@@ -44,6 +52,7 @@ public struct TransferSessionConfiguration: Sendable {
     public init(
         maxConcurrentTransfers: Int = 4,
         maxTransfersPerHost: Int = 4,
+        requestsWaitingPerHost: Int = 0,
         retryPolicy: RetryPolicy = RetryPolicy(),
         stallTimeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10),
@@ -58,6 +67,7 @@ public struct TransferSessionConfiguration: Sendable {
     ) {
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.maxTransfersPerHost = maxTransfersPerHost
+        self.requestsWaitingPerHost = requestsWaitingPerHost
         self.retryPolicy = retryPolicy
         self.stallTimeout = stallTimeout
         self.connectTimeout = connectTimeout

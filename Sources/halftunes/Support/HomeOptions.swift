@@ -36,6 +36,9 @@ struct HomeOptions: ParsableArguments {
             var session = TransferSessionConfiguration()
             session.startsTransfers = downloading
             session.durability = durability
+            // A batch of previews from one host: two requests wait behind its busy connections,
+            // so a connection that frees goes straight on to the next file.
+            session.requestsWaitingPerHost = 2
             control = LocalDownloadControl(
                 home: resolved, configuration: session, tagging: tagging,
                 catalog: { try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog")) },
