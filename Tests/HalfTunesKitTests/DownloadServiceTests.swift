@@ -100,4 +100,27 @@ struct DownloadServiceTests {
             }
         }
     }
+
+    @Test("a listener that reads only after a batch of 1,500 downloads starts gets all 1,500 state changes, not an overflow")
+    func batchBurst() async throws {
+        try await withTemporaryDirectory { folder in
+            var configuration = TransferSessionConfiguration()
+            configuration.startsTransfers = false  // queued only: nothing is downloaded
+            let service = try await DownloadService.open(
+                home: HalfTunesHome(root: folder), configuration: configuration, logger: quietLogger("d"))
+            let events = service.events()
+            let batch = (1...1_500).map { id in
+                Track(id: id, name: "Track \(id)", artist: "A", previewURL: URL(string: "http://127.0.0.1:9/\(id).m4a"))
+            }
+            try await service.download(batch)
+            var queued = Set<Int>()
+            for await event in events {
+                if case .stateChanged(let id, .queued) = event { queued.insert(id) }
+                if case .fellBehind(let dropped) = event { Issue.record("fell behind, \(dropped) events lost") }
+                if queued.count == batch.count { break }
+            }
+            #expect(queued == Set(1...1_500))
+            await service.close()
+        }
+    }
 }

@@ -69,6 +69,22 @@ struct EventHubTests {
         #expect(dropped == 65)
     }
 
+    @Test("a backlog allowed for a burst holds the burst whole, for listeners old and new; beyond it, the overflow")
+    func allowedBacklog() async {
+        let hub = hub(limit: 8)
+        let early = hub.subscribe()
+        hub.allowBacklog(atLeast: 100)
+        hub.allowBacklog(atLeast: 20)  // never lowers it
+        let late = hub.subscribe()
+        for id in 1...100 { hub.emit(.state(id, "queued")) }
+        #expect(hub.backlogs == [100, 100])
+        #expect(await drain(early, count: 100) == (1...100).map { .state($0, "queued") })
+        hub.emit(.state(101, "queued"))
+        var events: [Event] = []
+        for await event in late { events.append(event) }
+        #expect(events == [.overflowed(101)])
+    }
+
     @Test("a batch listener gets every event waiting in one batch, in order, at most its limit; then the next alone")
     func batches() async {
         let hub = hub(limit: 100)

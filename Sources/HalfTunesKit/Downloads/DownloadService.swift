@@ -138,6 +138,8 @@ public actor DownloadService {
                 tag: DownloadTag(track: track).encoded)
         }
         guard !requests.isEmpty else { return }
+        // The batch's state changes come at once: a listener that keeps up may be that far behind.
+        hub.allowBacklog(atLeast: 2 * (transfersByTrack.count + requests.count))
         let ids = try await session.start(requests)
         transfersByTrack.reserveCapacity(transfersByTrack.count + ids.count)
         tracksByTransfer.reserveCapacity(tracksByTransfer.count + ids.count)

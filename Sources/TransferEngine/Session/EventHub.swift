@@ -37,6 +37,7 @@ public final class EventHub<Event: Sendable>: Sendable {
 
     private let bound: Bound
     private let subscribers = Mutex<[UUID: HubSubscriber<Event>]>([:])
+    private let floor = BacklogFloor()
 
     /// A hub with no subscribers; `bound` limits each subscriber's backlog (`nil`: unbounded).
     public init(bound: Bound? = nil) {
@@ -68,7 +69,7 @@ public final class EventHub<Event: Sendable>: Sendable {
         _ take: @escaping @Sendable (HubSubscriber<Event>) async -> Element?
     ) -> AsyncStream<Element> {
         let key = UUID()
-        let subscriber = HubSubscriber<Event>(bound: bound)
+        let subscriber = HubSubscriber<Event>(bound: bound, floor: floor)
         subscribers.withLock { $0[key] = subscriber }
         let token = SubscriptionToken { [weak self] in _ = self?.subscribers.withLock { $0.removeValue(forKey: key) } }
         return AsyncStream(
@@ -81,6 +82,15 @@ public final class EventHub<Event: Sendable>: Sendable {
                 subscriber.finish()
                 token.cancel()
             })
+    }
+
+    /// Lets every subscriber hold at least `count` undelivered events from now on (the bound's
+    /// limit stays the least; this never lowers it). For an owner whose events come in bursts the
+    /// size of work it knows of: 2,000 downloads started at once are 2,000 state changes at once,
+    /// and a listener that keeps up with the downloads is that far behind for a moment, not
+    /// stuck. A subscriber that falls further behind still gets the overflow event.
+    public func allowBacklog(atLeast count: Int) {
+        _ = floor.value.max(count, ordering: .relaxed)
     }
 
     /// Sends a value to every subscriber.
@@ -101,6 +111,11 @@ public final class EventHub<Event: Sendable>: Sendable {
 
     /// How many events each subscriber holds undelivered (for tests and diagnostics).
     public var backlogs: [Int] { subscribers.withLock { $0.values.map(\.backlog) } }
+}
+
+/// The least backlog limit of a hub's subscribers, raised by ``EventHub/allowBacklog(atLeast:)``.
+final class BacklogFloor: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// Runs an action once, when cancelled or when it is let go of.

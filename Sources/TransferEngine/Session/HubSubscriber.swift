@@ -42,9 +42,13 @@ final class HubSubscriber<Event: Sendable>: Sendable {
     }
 
     private let bound: EventHub<Event>.Bound
+    private let floor: BacklogFloor
     private let state = Mutex(State())
 
-    init(bound: EventHub<Event>.Bound) { self.bound = bound }
+    init(bound: EventHub<Event>.Bound, floor: BacklogFloor = BacklogFloor()) {
+        self.bound = bound
+        self.floor = floor
+    }
 
     /// Takes an event; `false` when this subscriber takes no more (it fell behind or finished).
     func offer(_ event: Event) -> Bool {
@@ -62,7 +66,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
                 state.buffer[number - state.base] = event
                 return true
             }
-            guard state.backlog < bound.limit else {
+            guard state.backlog < bound.limit || state.backlog < floor.value.load(ordering: .relaxed) else {
                 // Fallen behind: what it holds is dropped for one last event telling it so.
                 let dropped = state.backlog + 1
                 state.buffer = [bound.overflow(dropped)]
