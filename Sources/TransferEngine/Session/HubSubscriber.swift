@@ -45,7 +45,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
     private let floor: BacklogFloor
     private let state = Mutex(State())
 
-    init(bound: EventHub<Event>.Bound, floor: BacklogFloor = BacklogFloor()) {
+    init(bound: EventHub<Event>.Bound, floor: BacklogFloor) {
         self.bound = bound
         self.floor = floor
     }
@@ -66,7 +66,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
                 state.buffer[number - state.base] = event
                 return true
             }
-            guard state.backlog < bound.limit || state.backlog < floor.value.load(ordering: .relaxed) else {
+            guard state.backlog < max(bound.limit, floor.value.load(ordering: .relaxed)) else {
                 // Fallen behind: what it holds is dropped for one last event telling it so.
                 let dropped = state.backlog + 1
                 state.buffer = [bound.overflow(dropped)]

@@ -7,8 +7,9 @@ extension TransferSession {
         // A transfer finishing its file (flush, rename), or finished and waiting for its
         // completion's commit, holds no connection: it does not count, up to as many as may run
         // (so files waiting for the device or the journal stay bounded too).
-        let settling = finishing.count + completing.count
-        let full = connectedHosts.count + settling - min(settling, scheduler.maxConcurrent) >= scheduler.maxConcurrent
+        let finishing = running.count - connectedHosts.count
+        let settling = finishing + completing.count
+        let full = connectedHosts.count + max(0, settling - scheduler.maxConcurrent) >= scheduler.maxConcurrent
         // A full session may still let requests wait for busy connections (see Scheduler).
         guard !full || scheduler.waitingPerHost > 0 else { return }
         let queued = records.queued
@@ -69,7 +70,6 @@ extension TransferSession {
     }
 
     private func didStartFinishing(_ id: TransferID) {
-        finishing.insert(id)
         connectedHosts[id] = nil
         schedule()
     }
@@ -85,7 +85,6 @@ extension TransferSession {
 
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {
         running[id] = nil
-        finishing.remove(id)
         connectedHosts[id] = nil
         let intent = stopIntents.removeValue(forKey: id)
         guard records[id] != nil else { return }

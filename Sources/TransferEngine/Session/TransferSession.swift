@@ -34,10 +34,9 @@ public actor TransferSession {
 
     var records = TransferTable()
     var running: [TransferID: Task<Void, Never>] = [:]
-    /// Running transfers whose bytes have all arrived, finishing their files (see ``schedule()``).
-    var finishing: Set<TransferID> = []
-    /// The host (and port) of each running transfer that is not finishing: those that have, or
-    /// wait for, a connection.
+    /// The host (and port) of each running transfer that has, or waits for, a connection. The
+    /// other running transfers have all their bytes and are finishing their files (see
+    /// ``schedule()``).
     var connectedHosts: [TransferID: String] = [:]
     var stopIntents: [TransferID: StopIntent] = [:]
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
