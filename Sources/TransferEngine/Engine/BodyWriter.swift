@@ -21,6 +21,13 @@ import NetworkBasics
 /// a failed one fails the response (after a failed fsync the kernel may have dropped the pages,
 /// so nothing written before it can be trusted to be on the device).
 ///
+/// What the session hears as the response goes (progress, checkpoints, the head) leaves the event
+/// loop through one stream, in order, read by a task started with the first such update. The
+/// head's checkpoint (journaled first, as above) does not start it: it goes with the next update,
+/// or, when none comes (a file of a few parts, in well under the progress interval), the runner
+/// reports it once the response is over (``deferredCheckpoint``). So a small file costs no task
+/// and no trip to the session while its body arrives.
+///
 /// All state is touched on the request's event loop only.
 final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = Int64
@@ -44,7 +51,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     let progressInterval: Duration
     let time: Timekeeper
     let persist: @Sendable (Checkpoint) throws(TransferError) -> Void
-    let updates: AsyncStream<Update>.Continuation
+    /// Tells the session of an update (on a task of the writer's, in order).
+    let forward: @Sendable (Update) async -> Void
 
     /// What the writer tells the session as it goes.
     enum Update: Sendable {
@@ -71,12 +79,18 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     /// The head's checkpoint of a transfer with no validator yet, journaled with the first body
     /// part unless that part is the whole body.
     private var headCheckpoint: Checkpoint?
+    /// The head's checkpoint, journaled (unless no byte it describes lands before the completion)
+    /// but not yet told to the session: it goes ahead of the next update, or the runner reports it
+    /// once the response is over.
+    private(set) var deferredCheckpoint: Checkpoint?
+    /// The stream of updates and the task that forwards them, from the first update on.
+    private var outlet: (feed: AsyncStream<Update>.Continuation, forwarder: Task<Void, Never>)?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
         progressInterval: Duration, time: Timekeeper, persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
-        updates: AsyncStream<Update>.Continuation
+        forward: @escaping @Sendable (Update) async -> Void
     ) {
         self.job = job
         self.requestedOffset = requestedOffset
@@ -88,7 +102,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         self.progressInterval = progressInterval
         self.time = time
         self.persist = persist
-        self.updates = updates
+        self.forward = forward
     }
 
     func didReceiveHead(task: HTTPClient.Task<Int64>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -135,9 +149,12 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             headCheckpoint = nil
             // The whole body in this part: its completion is journaled next, nothing before.
             let whole = received + Int64(buffer.readableBytes) == expected
-            do throws(TransferError) { try record(checkpoint, persisting: !whole) } catch {
-                return task.eventLoop.makeFailedFuture(error)
+            if !whole {
+                do throws(TransferError) { try persist(checkpoint) } catch {
+                    return task.eventLoop.makeFailedFuture(error)
+                }
             }
+            deferredCheckpoint = checkpoint
         }
         do {
             try file.write(buffer)
@@ -152,7 +169,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let now = time.now()
         if now - lastReport >= progressInterval {
             lastReport = now
-            updates.yield(.progress(received: received, expected: expected))
+            send(.progress(received: received, expected: expected))
         }
         if file.flushes, unsynced >= checkpointBytes, flushing == nil {
             unsynced = 0
@@ -165,7 +182,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         // An empty body: no byte on disk, so nothing to journal before the completion.
         if let checkpoint = headCheckpoint {
             headCheckpoint = nil
-            try record(checkpoint, persisting: false)
+            deferredCheckpoint = checkpoint
         }
         return received
     }
@@ -175,7 +192,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         guard reportsResponses else { return }
         var fields: [String: String] = [:]
         for (name, value) in head.headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
-        updates.yield(
+        send(
             .response(
                 TransferResponse(
                     status: Int(head.status.code), headers: fields, bodyOffset: bodyOffset, expectedTotal: expectedTotal)))
@@ -229,10 +246,32 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         return eventLoop.makeSucceededVoidFuture()
     }
 
-    /// Journals `checkpoint` (unless `persisting` is false: no byte it describes is on disk before
-    /// the completion), then lets the session's view catch up.
-    private func record(_ checkpoint: Checkpoint, persisting: Bool = true) throws(TransferError) {
-        if persisting { try persist(checkpoint) }
-        updates.yield(.checkpoint(checkpoint))
+    /// Journals `checkpoint`, then lets the session's view catch up.
+    private func record(_ checkpoint: Checkpoint) throws(TransferError) {
+        try persist(checkpoint)
+        send(.checkpoint(checkpoint))
+    }
+
+    /// Sends an update to the session (after the head's checkpoint, if it has not gone yet),
+    /// starting the stream and its task with the first.
+    private func send(_ update: Update) {
+        if outlet == nil {
+            let (updates, feed) = AsyncStream<Update>.makeStream()
+            let forward = forward
+            outlet = (feed, Task { for await update in updates { await forward(update) } })
+        }
+        if let checkpoint = deferredCheckpoint {
+            deferredCheckpoint = nil
+            outlet?.feed.yield(.checkpoint(checkpoint))
+        }
+        outlet?.feed.yield(update)
+    }
+
+    /// Ends the updates and waits until the session has had each. Call after ``settle(succeeded:)``:
+    /// no update follows it.
+    func finishUpdates() async {
+        guard let outlet else { return }
+        outlet.feed.finish()
+        await outlet.forwarder.value
     }
 }

@@ -41,6 +41,19 @@ struct TransferReporter: Sendable {
     /// Every byte has arrived and the connection is free; the file is being finished (flushed,
     /// renamed). The session lets the next transfer start meanwhile.
     var finishing: @Sendable () async -> Void = {}
+    /// A response is over: its last news in one call (one trip to the session instead of three,
+    /// for every small file).
+    var ended: @Sendable (ResponseEnd) async -> Void
+}
+
+/// A response's last news, in the order the session takes it in.
+struct ResponseEnd: Sendable {
+    /// The head's checkpoint, when no update carried it yet.
+    var checkpoint: Checkpoint?
+    /// The bytes received, when the file has them.
+    var progress: (received: Int64, expected: Int64?)?
+    /// Whether the file is being finished (see ``TransferReporter/finishing``).
+    var finishing: Bool
 }
 
 /// How a run ended.
@@ -157,22 +170,17 @@ struct TransferRunner: Sendable {
         } catch {
             return failure(error, job: job, validator: nil)
         }
-        // Progress and checkpoints leave the event loop through one stream, in order.
-        let (updates, updateFeed) = AsyncStream<BodyWriter.Update>.makeStream()
-        let forwarder = Task {
-            for await update in updates {
+        let writer = BodyWriter(
+            job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
+            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
+            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time, persist: report.persist,
+            forward: { update in
                 switch update {
                 case .progress(let received, let expected): await report.progress(received, expected)
                 case .checkpoint(let checkpoint): await report.checkpoint(checkpoint)
                 case .response(let response): await report.responded(response)
                 }
-            }
-        }
-        let writer = BodyWriter(
-            job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
-            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
-            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time, persist: report.persist,
-            updates: updateFeed)
+            })
         let task = client.execute(request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
         let outcome: Result<Int64, any Error>
         do {
@@ -186,15 +194,20 @@ struct TransferRunner: Sendable {
             outcome = .failure(error)
         }
         let flushFailure = await writer.settle(succeeded: outcome.isSuccess)
-        updateFeed.finish()
-        await forwarder.value
+        await writer.finishUpdates()
         // Everything below runs after the event loop (and the flush) are done with the writer.
         // A complete body's file stays open: finishing it needs no second open.
         let received = writer.received
         let complete = outcome.isSuccess && flushFailure == nil && writer.expected.map { received == $0 } ?? true
         if !complete { writer.file?.close() }
-        if writer.file != nil, received > writer.startOffset || outcome.isSuccess {
-            await report.progress(received, writer.expected)
+        let arrived = writer.file != nil && (received > writer.startOffset || outcome.isSuccess)
+        // Every byte is here and the file is next (see `.success` below).
+        let finishing = outcome.isSuccess && flushFailure == nil && writer.expected.map { received >= $0 } ?? true
+        if writer.deferredCheckpoint != nil || arrived || finishing {
+            await report.ended(
+                ResponseEnd(
+                    checkpoint: writer.deferredCheckpoint, progress: arrived ? (received, writer.expected) : nil,
+                    finishing: finishing))
         }
         if let flushFailure, !Task.isCancelled { return .failed(flushFailure) }
         switch outcome {
@@ -216,7 +229,7 @@ struct TransferRunner: Sendable {
                     reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
-            await report.finishing()
+            if !finishing { await report.finishing() }
             return await finish(job, file: writer.file, length: received)
         }
     }

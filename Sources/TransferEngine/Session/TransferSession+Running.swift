@@ -36,7 +36,8 @@ extension TransferSession {
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
             responded: { [weak self] response in await self?.didRespond(id, response) },
-            finishing: { [weak self] in await self?.didStartFinishing(id) })
+            finishing: { [weak self] in await self?.didStartFinishing(id) },
+            ended: { [weak self] end in await self?.didEnd(id, end) })
         let runner = runner
         running[id] = Task {
             let outcome = await runner.run(job, report: reporter)
@@ -67,6 +68,13 @@ extension TransferSession {
         }
         // The engine has journaled it already (synchronously, before writing any byte).
         records[id] = record
+    }
+
+    /// A response's last news (see ``TransferReporter/ended``).
+    private func didEnd(_ id: TransferID, _ end: ResponseEnd) {
+        if let checkpoint = end.checkpoint { didCheckpoint(id, checkpoint) }
+        if let (received, expected) = end.progress { didReceive(id, received: received, expected: expected) }
+        if end.finishing { didStartFinishing(id) }
     }
 
     private func didStartFinishing(_ id: TransferID) {
