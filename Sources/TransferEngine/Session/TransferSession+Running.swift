@@ -39,9 +39,11 @@ extension TransferSession {
             finishing: { [weak self] in await self?.didStartFinishing(id) },
             ended: { [weak self] end in await self?.didEnd(id, end) })
         let runner = runner
-        running[id] = Task {
+        // Not on the session: the run starts on a free thread at once, instead of waiting for the
+        // session's turn only to leave it again.
+        running[id] = Task.detached {
             let outcome = await runner.run(job, report: reporter)
-            self.finish(id, outcome)
+            await self.finish(id, outcome)
         }
     }
 
