@@ -34,6 +34,10 @@ public protocol DownloadControl: Sendable {
     func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError)
     /// Every download event from now on. Returns once subscribed, so nothing after the call is missed.
     func events() async throws(DownloadError) -> AsyncStream<DownloadEvent>
+    /// Every download event from now on, in batches (every event waiting when the listener asks,
+    /// in order), for a listener whose work per event has a cost it can share, such as a write
+    /// to a terminal. Returns once subscribed, so nothing after the call is missed.
+    func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]>
     /// Lets go of what the control holds (the session of a local control).
     func close() async
 }
@@ -41,6 +45,18 @@ public protocol DownloadControl: Sendable {
 extension DownloadControl {
     /// Every download in flight and the whole library.
     public func listing() async throws(DownloadError) -> Listing { try await listing(.all) }
+
+    /// The events of ``events()``, one to a batch (for a control whose events arrive one by one).
+    public func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]> {
+        let events = try await events()
+        let (batches, feed) = AsyncStream<[DownloadEvent]>.makeStream()
+        let pump = Task {
+            for await event in events { feed.yield([event]) }
+            feed.finish()
+        }
+        feed.onTermination = { _ in pump.cancel() }
+        return batches
+    }
 }
 
 /// Who runs the downloads a ``DownloadControl`` starts.

@@ -182,6 +182,10 @@ public actor LocalDownloadControl: DownloadControl {
         try await DownloadError.catching { try await openService().events() }
     }
 
+    public func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]> {
+        try await DownloadError.catching { try await openService().eventBatches() }
+    }
+
     public func close() async {
         if ownsService { await service?.close() }
         service = nil

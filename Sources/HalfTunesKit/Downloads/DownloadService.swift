@@ -100,6 +100,12 @@ public actor DownloadService {
     /// A stream of every download event from now on.
     public nonisolated func events() -> AsyncStream<DownloadEvent> { hub.subscribe() }
 
+    /// A stream of every download event from now on, in batches: each element is every event
+    /// waiting when the listener asks (at most `limit`, at least one), in order.
+    public nonisolated func eventBatches(limit: Int = 256) -> AsyncStream<[DownloadEvent]> {
+        hub.subscribeBatches(limit: limit)
+    }
+
     /// Downloads tracks' previews into the library. A track already downloaded or downloading is
     /// left as it is; a paused or failed one is resumed.
     ///

@@ -7,7 +7,8 @@ import HalfTunesKit
 enum ForegroundDownloads {
     private enum Input: Sendable {
         case interrupt
-        case event(DownloadEvent)
+        /// Every event that was waiting, in order.
+        case events([DownloadEvent])
     }
 
     /// - Parameter start: Starts the downloads (after the events are subscribed) and returns them.
@@ -15,11 +16,19 @@ enum ForegroundDownloads {
     static func run(
         _ control: any DownloadControl, json: Bool, start: () async throws -> [DownloadDocument]
     ) async throws {
+        // What a batch of events prints goes out in one write (a batch of 2,000 small files is
+        // 4,000 lines).
+        let output = PendingOutput()
+        defer { output.flush() }
         let renderer = ProgressDisplay(
             mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), color: Terminal.usesColor,
             columns: { Terminal.columns },
-            write: Terminal.write, warn: Terminal.warn)
-        let events = try await control.events()
+            write: output.append,
+            warn: { line in
+                output.flush()
+                Terminal.warn(line)
+            })
+        let events = try await control.eventBatches()
         // Signals and events, merged into one stream that this task alone consumes.
         let (inputs, feed) = AsyncStream<Input>.makeStream()
         let signals = await InterruptSignal.trap()
@@ -30,11 +39,11 @@ enum ForegroundDownloads {
                 var events = events
                 while true {
                     var fellBehind = false
-                    for await event in events {
-                        if case .fellBehind = event { fellBehind = true }
-                        feed.yield(.event(event))
+                    for await batch in events {
+                        if batch.contains(where: { if case .fellBehind = $0 { true } else { false } }) { fellBehind = true }
+                        feed.yield(.events(batch))
                     }
-                    guard fellBehind, let again = try? await control.events() else { break }
+                    guard fellBehind, let again = try? await control.eventBatches() else { break }
                     events = again
                 }
                 feed.finish()
@@ -47,6 +56,7 @@ enum ForegroundDownloads {
             renderer.add(document)
             if document.state != .downloaded { pending.insert(document.id) }
         }
+        output.flush()
         // Everything was in the library already: nothing to wait for.
         if pending.isEmpty { feed.finish() }
         var failed = 0
@@ -56,25 +66,28 @@ enum ForegroundDownloads {
             case .interrupt:
                 renderer.note(await interrupted(control, pending: pending))
                 throw ExitCode(ExitStatus.interrupted)
-            case .event(let event):
-                renderer.show(event)
-                switch event {
-                case .completed(let id, _, _), .removed(let id):
-                    pending.remove(id)
-                case .failed(let id, _):
-                    if pending.remove(id) != nil { failed += 1 }
-                case .fellBehind:
-                    // Events were lost: where each download stands comes from the listing.
-                    let listing = try await control.listing()
-                    let downloaded = Set(listing.library.map(\.id))
-                    for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
-                        pending.remove(document.id)
-                        failed += 1
+            case .events(let events):
+                for event in events {
+                    renderer.show(event)
+                    switch event {
+                    case .completed(let id, _, _), .removed(let id):
+                        pending.remove(id)
+                    case .failed(let id, _):
+                        if pending.remove(id) != nil { failed += 1 }
+                    case .fellBehind:
+                        // Events were lost: where each download stands comes from the listing.
+                        let listing = try await control.listing()
+                        let downloaded = Set(listing.library.map(\.id))
+                        for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
+                            pending.remove(document.id)
+                            failed += 1
+                        }
+                        pending.subtract(downloaded)
+                    case .progress, .stateChanged:
+                        break
                     }
-                    pending.subtract(downloaded)
-                case .progress, .stateChanged:
-                    break
                 }
+                output.flush()
                 if pending.isEmpty { break loop }
             }
         }
@@ -94,5 +107,18 @@ enum ForegroundDownloads {
         case .server(_, let pid):
             return "Still downloading in halftunes serve (process \(pid)); `halftunes list` shows how far."
         }
+    }
+}
+
+/// Text for standard output, held until ``flush()`` writes it at once.
+private final class PendingOutput {
+    private var text = ""
+
+    func append(_ line: String) { text += line }
+
+    func flush() {
+        guard !text.isEmpty else { return }
+        Terminal.write(text)
+        text = ""
     }
 }
