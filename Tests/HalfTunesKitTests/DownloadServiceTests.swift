@@ -123,4 +123,37 @@ struct DownloadServiceTests {
             await service.close()
         }
     }
+
+    @Test("a listener of batches gets every event in order, the ones waiting when it reads in one batch")
+    func eventBatches() async throws {
+        try await withTemporaryDirectory { folder in
+            var configuration = TransferSessionConfiguration()
+            configuration.startsTransfers = false  // queued only: nothing is downloaded
+            let service = try await DownloadService.open(
+                home: HalfTunesHome(root: folder), configuration: configuration, logger: quietLogger("d"))
+            let batches = service.eventBatches(limit: 256)
+            let events = service.events()
+            let tracks = (1...600).map { id in
+                Track(id: id, name: "Track \(id)", artist: "A", previewURL: URL(string: "http://127.0.0.1:9/\(id).m4a"))
+            }
+            try await service.download(tracks)
+            // Once a listener of single events has had the 600 state changes, all 600 wait for
+            // the listener of batches: it gets them in batches of 256, 256 and 88.
+            var told = 0
+            for await event in events {
+                if case .stateChanged(_, .queued) = event { told += 1 }
+                if told == tracks.count { break }
+            }
+            var sizes: [Int] = []
+            var queued: [Int] = []
+            for await batch in batches {
+                sizes.append(batch.count)
+                for case .stateChanged(let id, .queued) in batch { queued.append(id) }
+                if queued.count == tracks.count { break }
+            }
+            #expect(queued == Array(1...600))
+            #expect(sizes == [256, 256, 88])
+            await service.close()
+        }
+    }
 }
