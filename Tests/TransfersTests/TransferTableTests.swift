@@ -147,4 +147,64 @@ struct TransferTableTests {
         // The first flush began before the second call; a second flush covered it.
         #expect(flusher.flushCount == 2)
     }
+
+    @Test(
+        "folder flushes: a call covered by a round that ended while it got ready to wait returns, whatever a later round does"
+    )
+    func folderFlushLaterRound() async throws {
+        // Regression: a waiter covered by its round's last flush, which got ready to wait only once
+        // that round had ended and another call had begun a new round (its tickets counting from 1
+        // again), waited on the new round for a ticket it never reached: a download finished, was
+        // renamed into place, and was never reported (once in a few hundred runs of 1,000 files).
+        // Here: the leader's first flush holds until the waiter has its ticket (so a second flush
+        // covers it); the waiter starts waiting only once a second leader is flushing, in a new
+        // round, and that flush holds until the waiter has returned.
+        let waiterHasTicket = DispatchSemaphore(value: 0)
+        let leaderFlushing = DispatchSemaphore(value: 0)
+        let secondLeaderFlushing = DispatchSemaphore(value: 0)
+        let releaseSecondLeader = DispatchSemaphore(value: 0)
+        let (newRound, newRoundStarted) = AsyncStream<Void>.makeStream()
+        let calls = Mutex(0)
+        let flusher = FolderFlusher(
+            flush: { _ in
+                let call = calls.withLock { calls in
+                    calls += 1
+                    return calls
+                }
+                switch call {
+                case 1:
+                    leaderFlushing.signal()
+                    waiterHasTicket.wait()
+                case 3:
+                    secondLeaderFlushing.signal()
+                    releaseSecondLeader.wait()
+                default:
+                    break
+                }
+            },
+            beforeWaiting: {
+                waiterHasTicket.signal()
+                for await _ in newRound {}
+            })
+        let folder = FileManager.default.temporaryDirectory.path
+        let leader = Task { await flusher.flush(folder) }
+        await Task.detached { leaderFlushing.wait() }.value
+        let waiter = Task { await flusher.flush(folder) }
+        await leader.value
+        #expect(flusher.flushCount == 2)
+        let secondLeader = Task { await flusher.flush(folder) }
+        await Task.detached { secondLeaderFlushing.wait() }.value
+        newRoundStarted.finish()
+        // Waited for with a bound, so that a regression fails here instead of hanging the run.
+        let waiterReturned = DispatchSemaphore(value: 0)
+        Task.detached {
+            await waiter.value
+            waiterReturned.signal()
+        }
+        let returned = await Task.detached { waiterReturned.wait(timeout: .now() + .seconds(10)) == .success }.value
+        #expect(returned, "the waiter still waits, on a round that does not cover its ticket")
+        releaseSecondLeader.signal()
+        await secondLeader.value
+        #expect(flusher.flushCount == 3)
+    }
 }

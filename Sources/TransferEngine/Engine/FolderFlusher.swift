@@ -9,6 +9,9 @@ import Synchronization
 /// that began after its rename has ended, so each keeps the promise one flush each would keep.
 final class FolderFlusher: Sendable {
     private struct Folder {
+        /// Which round of requests this is. A folder's entry goes once every ticket it handed out
+        /// is covered; the next request starts a new round, whose tickets count from 1 again.
+        let round: Int
         /// Tickets handed out (one per request) and the highest one a finished flush covers.
         var requested = 0
         var covered = 0
@@ -17,6 +20,8 @@ final class FolderFlusher: Sendable {
     }
 
     private let folders = Mutex<[String: Folder]>([:])
+    /// Rounds begun, over all folders.
+    private let rounds = Atomic<Int>(0)
     /// How many flushes ran, for tests and benchmarks.
     private let flushes = Atomic<Int>(0)
     /// Flushes a folder (tests pass one that pauses, to order threads).
@@ -40,12 +45,13 @@ final class FolderFlusher: Sendable {
     /// commit, a folder that cannot be flushed (some file systems refuse) is not an error: the
     /// file itself is already flushed.
     func flush(_ folder: String) async {
-        let (ticket, leads) = folders.withLock { folders in
-            folders[folder, default: Folder()].requested += 1
+        let (ticket, round, leads) = folders.withLock { folders in
+            if folders[folder] == nil { folders[folder] = Folder(round: rounds.add(1, ordering: .relaxed).newValue) }
+            folders[folder]!.requested += 1
             let ticket = folders[folder]!.requested
             let leads = !folders[folder]!.flushing
             if leads { folders[folder]!.flushing = true }
-            return (ticket, leads)
+            return (ticket, folders[folder]!.round, leads)
         }
         if leads {
             // On a file-work thread; inline only if that pool could not take it (it never stops).
@@ -55,8 +61,10 @@ final class FolderFlusher: Sendable {
         await beforeWaiting()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = folders.withLock { folders -> Bool in
-                // No entry: the leader covered every ticket, this one too, and finished meanwhile.
-                guard let state = folders[folder], state.covered < ticket else { return true }
+                // No entry, or another round's: the leader covered every ticket of this call's round,
+                // this one too, and finished meanwhile. (Waiting on a later round, whose tickets
+                // count from 1 again, would wait for a ticket that round may never reach.)
+                guard let state = folders[folder], state.round == round, state.covered < ticket else { return true }
                 folders[folder]!.waiters.append((ticket, continuation))
                 return false
             }
