@@ -101,17 +101,27 @@ struct DownloadServiceTests {
         }
     }
 
+    /// A service that queues downloads and starts none: nothing is downloaded.
+    private func queuingService(in folder: URL) async throws -> DownloadService {
+        var configuration = TransferSessionConfiguration()
+        configuration.startsTransfers = false
+        return try await DownloadService.open(
+            home: HalfTunesHome(root: folder), configuration: configuration, logger: quietLogger("d"))
+    }
+
+    /// Tracks with the given ids, whose previews are never fetched (a queuing service).
+    private func unfetchedTracks(_ ids: ClosedRange<Int>) -> [Track] {
+        ids.map { id in
+            Track(id: id, name: "Track \(id)", artist: "A", previewURL: URL(string: "http://127.0.0.1:9/\(id).m4a"))
+        }
+    }
+
     @Test("a listener that reads only after a batch of 1,500 downloads starts gets all 1,500 state changes, not an overflow")
     func batchBurst() async throws {
         try await withTemporaryDirectory { folder in
-            var configuration = TransferSessionConfiguration()
-            configuration.startsTransfers = false  // queued only: nothing is downloaded
-            let service = try await DownloadService.open(
-                home: HalfTunesHome(root: folder), configuration: configuration, logger: quietLogger("d"))
+            let service = try await queuingService(in: folder)
             let events = service.events()
-            let batch = (1...1_500).map { id in
-                Track(id: id, name: "Track \(id)", artist: "A", previewURL: URL(string: "http://127.0.0.1:9/\(id).m4a"))
-            }
+            let batch = unfetchedTracks(1...1_500)
             try await service.download(batch)
             var queued = Set<Int>()
             for await event in events {
@@ -127,15 +137,10 @@ struct DownloadServiceTests {
     @Test("a listener of batches gets every event in order, the ones waiting when it reads in one batch")
     func eventBatches() async throws {
         try await withTemporaryDirectory { folder in
-            var configuration = TransferSessionConfiguration()
-            configuration.startsTransfers = false  // queued only: nothing is downloaded
-            let service = try await DownloadService.open(
-                home: HalfTunesHome(root: folder), configuration: configuration, logger: quietLogger("d"))
+            let service = try await queuingService(in: folder)
             let batches = service.eventBatches(limit: 256)
             let events = service.events()
-            let tracks = (1...600).map { id in
-                Track(id: id, name: "Track \(id)", artist: "A", previewURL: URL(string: "http://127.0.0.1:9/\(id).m4a"))
-            }
+            let tracks = unfetchedTracks(1...600)
             try await service.download(tracks)
             // Once a listener of single events has had the 600 state changes, all 600 wait for
             // the listener of batches: it gets them in batches of 256, 256 and 88.
