@@ -137,8 +137,14 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let checkpoint = Checkpoint(
             validator: current, expectedBytes: total, receivedBytes: offset,
             contentType: headers.first(name: "Content-Type"))
-        guard validator.ifRange == nil, expected != nil else { return journal(checkpoint, on: task.eventLoop) }
-        headCheckpoint = checkpoint
+        if validator.ifRange == nil, expected != nil {
+            headCheckpoint = checkpoint  // journaled with the first body part (see there)
+        } else {
+            do throws(TransferError) { try persist(checkpoint) } catch {
+                return task.eventLoop.makeFailedFuture(error)
+            }
+            deferredCheckpoint = checkpoint
+        }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -238,18 +244,11 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// Journals `checkpoint` now, then lets the session's view catch up.
     private func journal(_ checkpoint: Checkpoint, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        do throws(TransferError) {
-            try record(checkpoint)
-        } catch {
+        do throws(TransferError) { try persist(checkpoint) } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        return eventLoop.makeSucceededVoidFuture()
-    }
-
-    /// Journals `checkpoint`, then lets the session's view catch up.
-    private func record(_ checkpoint: Checkpoint) throws(TransferError) {
-        try persist(checkpoint)
         send(.checkpoint(checkpoint))
+        return eventLoop.makeSucceededVoidFuture()
     }
 
     /// Sends an update to the session (after the head's checkpoint, if it has not gone yet),

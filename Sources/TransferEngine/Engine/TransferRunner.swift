@@ -38,11 +38,8 @@ struct TransferReporter: Sendable {
     var retrying: @Sendable (_ reason: String, _ delay: Duration) async -> Void
     /// A response head arrived (before its body is written).
     var responded: @Sendable (TransferResponse) async -> Void
-    /// Every byte has arrived and the connection is free; the file is being finished (flushed,
-    /// renamed). The session lets the next transfer start meanwhile.
-    var finishing: @Sendable () async -> Void = {}
-    /// A response is over: its last news in one call (one trip to the session instead of three,
-    /// for every small file).
+    /// A response is over: its last news in one call (one trip to the session for every small
+    /// file), including whether its file is now being finished.
     var ended: @Sendable (ResponseEnd) async -> Void
 }
 
@@ -52,7 +49,8 @@ struct ResponseEnd: Sendable {
     var checkpoint: Checkpoint?
     /// The bytes received, when the file has them.
     var progress: (received: Int64, expected: Int64?)?
-    /// Whether the file is being finished (see ``TransferReporter/finishing``).
+    /// Whether every byte has arrived and the connection is free: the file is being finished
+    /// (flushed, renamed), and the session lets the next transfer start meanwhile.
     var finishing: Bool
 }
 
@@ -201,15 +199,17 @@ struct TransferRunner: Sendable {
         let complete = outcome.isSuccess && flushFailure == nil && writer.expected.map { received == $0 } ?? true
         if !complete { writer.file?.close() }
         let arrived = writer.file != nil && (received > writer.startOffset || outcome.isSuccess)
-        // Every byte is here and the file is next (see `.success` below).
-        let finishing = outcome.isSuccess && flushFailure == nil && writer.expected.map { received >= $0 } ?? true
+        // A failed flush fails the transfer, unless it was stopped meanwhile (then it ends below).
+        let failedFlush = Task.isCancelled ? nil : flushFailure
+        // Every byte is here and the file is next (the `.success` case below).
+        let finishing = outcome.isSuccess && failedFlush == nil && writer.expected.map { received >= $0 } ?? true
         if writer.deferredCheckpoint != nil || arrived || finishing {
             await report.ended(
                 ResponseEnd(
                     checkpoint: writer.deferredCheckpoint, progress: arrived ? (received, writer.expected) : nil,
                     finishing: finishing))
         }
-        if let flushFailure, !Task.isCancelled { return .failed(flushFailure) }
+        if let failedFlush { return .failed(failedFlush) }
         switch outcome {
         case .failure(BodyWriter.Stop.decided(let decision)):
             return await act(on: decision, job: job)
@@ -229,7 +229,6 @@ struct TransferRunner: Sendable {
                     reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
-            if !finishing { await report.finishing() }
             return await finish(job, file: writer.file, length: received)
         }
     }

@@ -36,7 +36,6 @@ extension TransferSession {
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
             responded: { [weak self] response in await self?.didRespond(id, response) },
-            finishing: { [weak self] in await self?.didStartFinishing(id) },
             ended: { [weak self] end in await self?.didEnd(id, end) })
         let runner = runner
         // Not on the session: the run starts on a free thread at once, instead of waiting for the
@@ -76,12 +75,11 @@ extension TransferSession {
     private func didEnd(_ id: TransferID, _ end: ResponseEnd) {
         if let checkpoint = end.checkpoint { didCheckpoint(id, checkpoint) }
         if let (received, expected) = end.progress { didReceive(id, received: received, expected: expected) }
-        if end.finishing { didStartFinishing(id) }
-    }
-
-    private func didStartFinishing(_ id: TransferID) {
-        connectedHosts[id] = nil
-        schedule()
+        if end.finishing {
+            // Its connection is free: the next transfer starts while the file is finished.
+            connectedHosts[id] = nil
+            schedule()
+        }
     }
 
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
