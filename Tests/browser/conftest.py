@@ -11,7 +11,9 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "halftunes"
+# The debug build the test command made; HALFTUNES_BINARY runs the same tests against another build
+# (a release build from scripts/release-flags, say).
+BINARY = pathlib.Path(os.environ["HALFTUNES_BINARY"]) if os.environ.get("HALFTUNES_BINARY") else ROOT / ".build" / "debug" / "halftunes"
 ARTIFACTS = ROOT / "test-artifacts"
 
 
