@@ -25,8 +25,15 @@ public final class ProgressDisplay {
     private let columns: () -> Int?
     private let write: (String) -> Void
     private let warn: (String) -> Void
+    /// The ids of the lines, in the order added (with ids of finished lines, dropped now and then).
     private var order: [Int] = []
+    /// The tracks not finished yet: a finished track's line is dropped, its figures kept in
+    /// ``finished``, so the display holds the tracks under way, however many a batch has.
     private var lines: [Int: Line] = [:]
+    /// The finished tracks' count, and the bytes of those that had figures (for the total line).
+    private var finished = (count: 0, received: Int64(0), expected: Int64(0), sizeUnknown: false)
+    /// The tracks the batch will add in all (see ``expect(_:)``).
+    private var expected = 0
     private var drawn = 0
     /// Lines to print once, above the redrawn ones (finished tracks, notes).
     private var summaries: [String] = []
@@ -51,23 +58,32 @@ public final class ProgressDisplay {
         self.warn = warn
     }
 
+    /// Says how many tracks the batch has in all, when they are added a slice at a time: the
+    /// total line counts them all from the start.
+    public func expect(_ count: Int) {
+        expected = count
+    }
+
     /// Adds a track to the display.
     public func add(_ document: DownloadDocument) {
         let id = document.id
         let status = document.status
         if lines[id] == nil { order.append(id) }
-        lines[id] = Line(
+        let line = Line(
             title: DisplayWidth.printable(document.name), text: describe(status),
             finished: document.state == .downloaded || document.state == .failed)
-        if mode == .terminal, lines[id]!.finished { summaries.append(summary(lines[id]!)) }
+        lines[id] = line
         switch mode {
         case .json:
             emit(WireEvent(.stateChanged(trackID: id, state: document.state)))
         case .plain:
-            write("\(lines[id]!.title) — \(lines[id]!.text)\n")
+            write("\(line.title) — \(line.text)\n")
         case .terminal:
-            redraw(force: true)
+            if line.finished { summaries.append(summary(line)) }
         }
+        // A failed one stays until its next event: a download started again goes on from there.
+        if document.state == .downloaded { retire(id, line) }
+        if mode == .terminal { redraw(force: true) }
     }
 
     /// Shows an event.
@@ -125,8 +141,20 @@ public final class ProgressDisplay {
             line.finished = true
             if mode == .terminal { summaries.append(summary(line)) }
         }
-        lines[id] = line
+        if event.isFinal { retire(id, line) } else { lines[id] = line }
         if mode == .terminal { redraw(force: event.isFinal) }
+    }
+
+    /// Drops a finished track's line, keeping its figures for the total.
+    private func retire(_ id: Int, _ line: Line) {
+        lines[id] = nil
+        finished.count += 1
+        if let figures = line.figures {
+            finished.received += figures.received
+            if let size = figures.expected { finished.expected += size } else { finished.sizeUnknown = true }
+        }
+        // The order keeps finished ids until they are most of it.
+        if order.count > 64, order.count > 2 * lines.count { order.removeAll { lines[$0] == nil } }
     }
 
     /// Reports a line of its own (a pause on Ctrl-C, say).
@@ -156,7 +184,7 @@ public final class ProgressDisplay {
             line.figures.map { ProgressLine.progress(title: line.title, $0, width: width, color: color) }
                 ?? ProgressLine.status("\(line.title) — \(line.text)", width: width)
         }
-        if order.count > 1, !going.isEmpty { rows.append(total(width: width)) }
+        if max(expected, going.count + finished.count) > 1, !going.isEmpty { rows.append(total(width: width)) }
         for row in rows { out += "\u{1B}[2K" + row + "\n" }
         drawn = rows.count
         write(out + "\u{1B}[J")  // and nothing left below from a taller or wider drawing
@@ -164,17 +192,18 @@ public final class ProgressDisplay {
 
     /// "Total (2 of 5 done)" with a bar over every track's bytes, when all their sizes are known.
     private func total(width: Int) -> String {
-        let all = order.compactMap { lines[$0] }
-        let done = all.filter(\.finished).count
-        let title = "Total (\(done) of \(all.count) done)"
+        let done = finished.count + lines.values.filter(\.finished).count
+        let title = "Total (\(done) of \(max(expected, lines.count + finished.count)) done)"
         // Over the tracks that have started; a size the server did not give makes the total unknown.
-        let figures = all.compactMap(\.figures)
-        let expected = figures.reduce(Int64(0)) { $0 + ($1.expected ?? 0) }
-        guard expected > 0, figures.allSatisfy({ $0.expected != nil }) else { return ProgressLine.status(title, width: width) }
-        let received = figures.reduce(Int64(0)) { $0 + $1.received }
+        let figures = lines.values.compactMap(\.figures)
+        let size = figures.reduce(finished.expected) { $0 + ($1.expected ?? 0) }
+        guard size > 0, !finished.sizeUnknown, figures.allSatisfy({ $0.expected != nil }) else {
+            return ProgressLine.status(title, width: width)
+        }
+        let received = figures.reduce(finished.received) { $0 + $1.received }
         let rate = figures.compactMap(\.bytesPerSecond).reduce(0, +)
         return ProgressLine.progress(
-            title: title, ProgressLine.Figures(received: received, expected: expected, bytesPerSecond: rate > 0 ? rate : nil),
+            title: title, ProgressLine.Figures(received: received, expected: size, bytesPerSecond: rate > 0 ? rate : nil),
             width: width, color: color)
     }
 

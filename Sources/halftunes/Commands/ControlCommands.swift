@@ -46,7 +46,9 @@ struct ResumeCommand: AsyncParsableCommand {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             try await homeOptions.withControl(downloading: true) { control in
-                try await ForegroundDownloads.run(control, json: json) { [try await control.resume(id)] }
+                try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in
+                    [try await control.resume(id)]
+                }
             }
         }
     }

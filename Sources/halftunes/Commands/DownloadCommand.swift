@@ -16,6 +16,13 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print NDJSON events instead of progress bars.")
     var json = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "At most this many of the ids are looked up and queued at once; the others follow as those finish (a run cut short leaves them to the next run of the same command).",
+            valueName: "n"))
+    var queueLimit = BatchFeed.defaultLimit
+
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
@@ -23,6 +30,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard trackIDs.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
+        guard queueLimit > 0 else { throw ValidationError("--queue-limit is a positive number") }
     }
 
     func run() async throws {
@@ -39,7 +47,9 @@ struct DownloadCommand: AsyncParsableCommand {
                         Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
                     }
                 }
-                try await ForegroundDownloads.run(control, json: json) { try await control.start(trackIDs) }
+                try await ForegroundDownloads.run(control, json: json, batch: BatchFeed(trackIDs, limit: queueLimit)) {
+                    try await control.start($0)
+                }
             }
         }
     }

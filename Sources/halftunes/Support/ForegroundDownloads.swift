@@ -11,10 +11,15 @@ enum ForegroundDownloads {
         case events([DownloadEvent])
     }
 
-    /// - Parameter start: Starts the downloads (after the events are subscribed) and returns them.
-    /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted.
+    /// - Parameters:
+    ///   - batch: The track ids, handed to `start` a slice at a time (see ``BatchFeed``).
+    ///   - start: Starts the downloads of a slice (after the events are subscribed) and returns
+    ///     them.
+    /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted; the error of a slice
+    ///   that could not start, once the slices before it have finished.
     static func run(
-        _ control: any DownloadControl, json: Bool, start: () async throws -> [DownloadDocument]
+        _ control: any DownloadControl, json: Bool, batch: BatchFeed,
+        start: ([Int]) async throws -> [DownloadDocument]
     ) async throws {
         // What a batch of events prints goes out in one write (a batch of 2,000 small files is
         // 4,000 lines).
@@ -52,16 +57,34 @@ enum ForegroundDownloads {
         defer { forwarders.forEach { $0.cancel() } }
 
         var pending = Set<Int>()
-        for document in try await start() {
-            renderer.add(document)
-            if document.state != .downloaded { pending.insert(document.id) }
+        var batch = batch
+        // A slice that cannot start (an id the catalog does not have, say) ends the feeding; the
+        // downloads already started go on, and its error is the command's.
+        var refused: (any Error)?
+        func startSlices() async throws {
+            while refused == nil, let slice = batch.nextSlice(unfinished: pending.count) {
+                let documents: [DownloadDocument]
+                do { documents = try await start(Array(slice)) } catch {
+                    // The first slice's error ends the command at once: nothing has started.
+                    if pending.isEmpty, slice.startIndex == batch.ids.startIndex { throw error }
+                    refused = error
+                    break
+                }
+                for document in documents {
+                    renderer.add(document)
+                    if document.state != .downloaded { pending.insert(document.id) }
+                }
+            }
+            output.flush()
         }
-        output.flush()
+        renderer.expect(batch.ids.count)
+        try await startSlices()
+        var done: Bool { pending.isEmpty && (batch.isExhausted || refused != nil) }
         // Everything was in the library already: nothing to wait for.
-        if pending.isEmpty { feed.finish() }
+        if done { feed.finish() }
         var failed = 0
         loop: for await input in inputs {
-            if pending.isEmpty { break loop }
+            if done { break loop }
             switch input {
             case .interrupt:
                 renderer.note(await interrupted(control, pending: pending))
@@ -88,13 +111,16 @@ enum ForegroundDownloads {
                     }
                 }
                 output.flush()
-                if pending.isEmpty { break loop }
+                try await startSlices()
+                if done { break loop }
             }
         }
-        if !pending.isEmpty {
+        if let refused { throw refused }
+        if !pending.isEmpty || !batch.isExhausted {
             throw DownloadError(
                 .upstreamFailure,
-                "lost the download events with \(pending.count) download(s) unfinished; halftunes list shows them")
+                "lost the download events with \(pending.count + batch.remaining) download(s) unfinished; "
+                    + "halftunes list shows them")
         }
         if failed > 0 { throw ExitCode(ExitStatus.downloadFailed) }
     }

@@ -1,0 +1,47 @@
+import ITunesSearch
+
+/// The track ids of one `download`, handed to the downloads a slice at a time, so that at most
+/// ``limit`` of them are looked up and queued at once, whatever the batch's size (aria2's
+/// `--deferred-input`, curl's `--parallel` adding transfers as others end).
+///
+/// Each id the batch holds costs a few kilobytes while it is queued (its track, its transfer, its
+/// line on the display); handed over all at once, 2,000 ids made a command's memory grow with the
+/// batch. A slice is one catalog call's worth of ids (``ITunesCatalog/idsPerLookup``), or half the
+/// limit when that is less, and the next goes in as soon as it fits under the limit: the
+/// unfinished downloads never fall below a slice while ids are left. Pure.
+struct BatchFeed: Sendable {
+    /// The limit when none is given: two slices.
+    static let defaultLimit = 2 * ITunesCatalog.idsPerLookup
+
+    /// The ids, each once, in the order given.
+    let ids: [Int]
+    /// At most this many downloads unfinished at once.
+    let limit: Int
+    /// The ids handed over at a time.
+    let sliceSize: Int
+    /// The first id not handed over yet.
+    private var next = 0
+
+    /// - Parameter limit: At least 1.
+    init(_ ids: [Int], limit: Int = Self.defaultLimit) {
+        var seen = Set<Int>()
+        self.ids = ids.filter { seen.insert($0).inserted }
+        self.limit = max(1, limit)
+        self.sliceSize = min(ITunesCatalog.idsPerLookup, max(1, self.limit / 2))
+    }
+
+    /// Whether every id has been handed over.
+    var isExhausted: Bool { next == ids.count }
+
+    /// How many ids have not been handed over yet.
+    var remaining: Int { ids.count - next }
+
+    /// The next slice of ids to start, when it fits beside the `unfinished` downloads under the
+    /// limit; `nil` otherwise.
+    mutating func nextSlice(unfinished: Int) -> ArraySlice<Int>? {
+        guard !isExhausted, unfinished + sliceSize <= limit else { return nil }
+        let end = min(ids.count, next + sliceSize)
+        defer { next = end }
+        return ids[next..<end]
+    }
+}
