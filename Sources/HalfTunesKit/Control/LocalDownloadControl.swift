@@ -73,9 +73,8 @@ public actor LocalDownloadControl: DownloadControl {
             for (id, status) in try await service.statuses(trackIDs: unseen) { known[id] = status.track }
             let missing = Set(trackIDs).subtracting(known.keys)
             if !missing.isEmpty {
-                let found = try await openCatalog().lookup(ids: Array(missing))
-                tracks.remember(found)
-                for track in found { known[track.id] = track }
+                // Not remembered: from here on the library or the download under way has them.
+                for track in try await openCatalog().lookup(ids: Array(missing)) { known[track.id] = track }
             }
             let unknown = trackIDs.filter { known[$0] == nil }
             guard unknown.isEmpty else {

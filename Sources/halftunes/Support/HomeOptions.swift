@@ -32,7 +32,9 @@ struct HomeOptions: ParsableArguments {
         if let server = ServerInfo.read(from: resolved) {
             control = RemoteDownloadControl(server: server)
         } else {
-            let configuration = try CatalogOptions.configuration(explicit: catalog?.catalog)
+            var configuration = try CatalogOptions.configuration(explicit: catalog?.catalog)
+            // A command asks nothing twice: no answers kept (a batch's lookups would all stay).
+            configuration.cacheCapacity = 0
             var session = TransferSessionConfiguration()
             session.startsTransfers = downloading
             session.durability = durability
@@ -41,7 +43,9 @@ struct HomeOptions: ParsableArguments {
             session.requestsWaitingPerHost = 2
             control = LocalDownloadControl(
                 home: resolved, configuration: session, tagging: tagging,
-                catalog: { try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog")) },
+                catalog: { [configuration] in
+                    try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog"))
+                },
                 logger: Logger(label: "halftunes.downloads"))
         }
         do {
