@@ -19,8 +19,9 @@ final class TransferJournal: Sendable {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
-            if !checkpointsOnClose {
-                configuration.prepareDatabase { db in try db.flushLessOften() }
+            configuration.prepareDatabase { db in
+                try db.limitCache()
+                if !checkpointsOnClose { try db.flushLessOften() }
             }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
