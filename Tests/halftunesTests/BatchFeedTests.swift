@@ -21,17 +21,16 @@ struct BatchFeedTests {
         return (slices, most)
     }
 
-    @Test("by default: slices of one catalog call (200 ids), two at first, the next when one fits")
+    @Test("by default: slices of one catalog call (200 ids), the next when 100 are left")
     func defaults() {
         var feed = BatchFeed(Array(1...1000))
-        #expect(feed.limit == 400)
+        #expect(feed.limit == 300)
         #expect(feed.sliceSize == 200)
         #expect(feed.nextSlice(unfinished: 0) == ArraySlice(1...200))
-        #expect(feed.nextSlice(unfinished: 200) == ArraySlice(201...400))
-        #expect(feed.nextSlice(unfinished: 400) == nil)
-        #expect(feed.nextSlice(unfinished: 201) == nil)
-        #expect(feed.nextSlice(unfinished: 200) == ArraySlice(401...600))
-        #expect(feed.remaining == 400)
+        #expect(feed.nextSlice(unfinished: 200) == nil)
+        #expect(feed.nextSlice(unfinished: 101) == nil)
+        #expect(feed.nextSlice(unfinished: 100) == ArraySlice(201...400))
+        #expect(feed.remaining == 600)
     }
 
     @Test("never more unfinished than the limit, and every id once, in order", arguments: [1, 2, 3, 7, 400, 1000])
@@ -40,7 +39,7 @@ struct BatchFeedTests {
         let (slices, most) = slices(BatchFeed(ids, limit: limit), finishing: 3)
         #expect(most <= limit)
         #expect(slices.flatMap { $0 } == ids)
-        #expect(slices.allSatisfy { $0.count <= min(200, max(1, limit / 2)) })
+        #expect(slices.allSatisfy { $0.count <= min(200, max(1, 2 * limit / 3)) })
     }
 
     @Test("ids given twice are fetched once; the last slice is what is left")
