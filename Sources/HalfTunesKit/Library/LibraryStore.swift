@@ -123,7 +123,7 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            try db.limitCache()
+            try db.limitWriterCache()
             if !checkpointsOnClose { try db.flushLessOften() }
         }
         database = try DatabasePool(path: path, configuration: configuration)

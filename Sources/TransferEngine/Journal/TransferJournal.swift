@@ -20,7 +20,7 @@ final class TransferJournal: Sendable {
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
-                try db.limitCache()
+                try db.limitWriterCache()
                 if !checkpointsOnClose { try db.flushLessOften() }
             }
             database = try DatabasePool(path: path, configuration: configuration)
