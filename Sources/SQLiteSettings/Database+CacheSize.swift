@@ -1,21 +1,16 @@
 import GRDB
 
 extension Database {
-    /// The page cache of a database of downloads' writer connection, in KiB (SQLite's default is
-    /// 2,000 KiB).
-    public static let writerCacheKiB = 512
-
-    /// Makes this connection, when it is the writer, keep at most ``writerCacheKiB`` of pages in
-    /// memory; readers keep SQLite's default.
+    /// Makes this connection keep at most `kibibytes` of pages in memory (SQLite's default is
+    /// 2,000 KiB a connection).
     ///
-    /// The writer of a batch's library or journal touches every page it appends to: with the
-    /// default, a library of 2,000 tracks (1.1 MiB) stayed cached whole in a command's memory, a
-    /// cache that its appends never read again. Readers answer the server's listings, which read
-    /// the same pages over and over.
+    /// For a process that reads each page about once, as a command's batch does: with the
+    /// default, the library of a 2,000-track batch (1.1 MiB) stayed cached whole by its writer and
+    /// again by its reader. A server keeps the default: its listings read the same pages over and
+    /// over (a cache of 512 KiB cost its listing page a tenth of its requests a second).
     ///
     /// Call it where the connection is prepared (`Configuration.prepareDatabase`).
-    public func limitWriterCache() throws {
-        guard !configuration.readonly else { return }
-        try execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+    public func limitCache(kibibytes: Int) throws {
+        try execute(sql: "PRAGMA cache_size = -\(max(1, kibibytes))")
     }
 }

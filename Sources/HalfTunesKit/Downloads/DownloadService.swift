@@ -39,7 +39,7 @@ public actor DownloadService {
         // Downloads that flush nothing leave the index's log at close too, as the session does.
         async let opening = LibraryStore(
             path: home.libraryIndex.path, folder: home.library,
-            checkpointsOnClose: configuration.durability.flushes)
+            checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
         var configuration = configuration

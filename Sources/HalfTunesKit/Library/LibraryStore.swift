@@ -115,7 +115,8 @@ final class LibraryStore: Sendable {
     /// - Parameter checkpointsOnClose: Whether closing copies the write-ahead log into the index
     ///   and flushes both (SQLite's default), or leaves the log for the next open, for downloads
     ///   that flush nothing (`--durability process-crash`). The index stays whole either way.
-    init(path: String, folder: URL, checkpointsOnClose: Bool = true) throws {
+    /// - Parameter cacheKiB: Each connection's page cache (`nil`: SQLite's default).
+    init(path: String, folder: URL, checkpointsOnClose: Bool = true, cacheKiB: Int? = nil) throws {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -123,7 +124,7 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            try db.limitWriterCache()
+            if let cacheKiB { try db.limitCache(kibibytes: cacheKiB) }
             if !checkpointsOnClose { try db.flushLessOften() }
         }
         database = try DatabasePool(path: path, configuration: configuration)

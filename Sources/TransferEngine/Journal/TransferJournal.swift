@@ -14,13 +14,14 @@ final class TransferJournal: Sendable {
     ///   and flushes both (SQLite's default), or leaves the log for the next open: what a session
     ///   that flushes nothing wants. Either way every commit survives a crash of the process, and
     ///   the journal stays whole through a power cut (its latest commits may be lost).
-    init(path: String, checkpointsOnClose: Bool = true) throws(TransferError) {
+    /// - Parameter cacheKiB: Each connection's page cache (`nil`: SQLite's default).
+    init(path: String, checkpointsOnClose: Bool = true, cacheKiB: Int? = nil) throws(TransferError) {
         do {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
-                try db.limitWriterCache()
+                if let cacheKiB { try db.limitCache(kibibytes: cacheKiB) }
                 if !checkpointsOnClose { try db.flushLessOften() }
             }
             database = try DatabasePool(path: path, configuration: configuration)

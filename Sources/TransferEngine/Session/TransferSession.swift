@@ -93,7 +93,7 @@ public actor TransferSession {
             // rather than flushing it and the journal on the way out.
             journal = try TransferJournal(
                 path: directory.appendingPathComponent("\(identifier).journal.sqlite").path,
-                checkpointsOnClose: configuration.durability.flushes)
+                checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
         } catch {
             lock.release()
             throw error

@@ -47,6 +47,10 @@ public struct TransferSessionConfiguration: Sendable {
     public var reportsResponses: Bool
     /// The last step of every download, before its file is renamed into place (`nil`: none).
     public var finisher: TransferFinisher?
+    /// The page cache of each connection to the journal (and to the library, for a download
+    /// service), in KiB; `nil` keeps SQLite's default (2,000 KiB). A command that runs a batch and
+    /// exits sets a small one: it reads each page about once.
+    public var databaseCacheKiB: Int? = nil
 
     /// Creates a configuration.
     public init(
