@@ -6,12 +6,6 @@ import Testing
 /// `halftunes download` of more ids than it queues at once (`--queue-limit`), against a DemoCatalog.
 @Suite("halftunes download of a large batch", .timeLimit(.minutes(2)))
 struct DownloadBatchTests {
-    private func halftunes(_ arguments: [String], home: URL, catalog: URL) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(
-            try BuiltProducts.halftunes, arguments,
-            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString])
-    }
-
     /// The NDJSON events, in order, as (event, track id).
     private func events(_ text: String) -> [(event: String, id: Int)] {
         text.split(separator: "\n").compactMap { line in
@@ -27,7 +21,7 @@ struct DownloadBatchTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
                 let ids = Array(1011...1030)
-                let result = try await halftunes(
+                let result = try await runHalftunes(
                     ["download", "--json", "--no-tags", "--queue-limit", "4"] + ids.map(String.init), home: home, catalog: url)
                 #expect(result.status == 0, "\(result.stderr)")
                 // An id is unfinished from its first line to its `completed`.
@@ -57,7 +51,7 @@ struct DownloadBatchTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
                 // A limit of 2: slices of one id, [1011] then [424242], which stops the feeding.
-                let result = try await halftunes(
+                let result = try await runHalftunes(
                     ["download", "--json", "--no-tags", "--queue-limit", "2", "1011", "424242", "1012"], home: home,
                     catalog: url)
                 #expect(result.status == 3)
@@ -72,7 +66,7 @@ struct DownloadBatchTests {
     @Test("--queue-limit must be positive: a one-line usage error")
     func badLimit() async throws {
         try await withTemporaryDirectory { home in
-            let result = try await halftunes(
+            let result = try await runHalftunes(
                 ["download", "--queue-limit", "0", "1011"], home: home, catalog: URL(string: "http://127.0.0.1:9")!)
             #expect(result.status == 64)
             #expect(result.stderr.contains("--queue-limit is a positive number"))

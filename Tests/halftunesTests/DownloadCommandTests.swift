@@ -6,12 +6,6 @@ import Testing
 /// `halftunes download / list / pause / resume / cancel` run as processes against a DemoCatalog.
 @Suite("halftunes download", .timeLimit(.minutes(2)))
 struct DownloadCommandTests {
-    private func halftunes(_ arguments: [String], home: URL, catalog: URL) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(
-            try BuiltProducts.halftunes, arguments,
-            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString])
-    }
-
     private func ndjson(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -22,7 +16,7 @@ struct DownloadCommandTests {
     func download() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                let result = try await halftunes(["download", "1001", "1019", "--json"], home: home, catalog: url)
+                let result = try await runHalftunes(["download", "1001", "1019", "--json"], home: home, catalog: url)
                 #expect(result.status == 0, "\(result.stderr)")
                 let events = ndjson(result.stdout)
                 let completed = events.filter { $0["event"] as? String == "completed" }
@@ -37,12 +31,12 @@ struct DownloadCommandTests {
                         WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(name)))
                             == WAVAudio.audioHash(catalog.preview(for: id)!.data))
                 }
-                let again = try await halftunes(["download", "1001", "--json"], home: home, catalog: url)
+                let again = try await runHalftunes(["download", "1001", "--json"], home: home, catalog: url)
                 #expect(again.status == 0)
                 #expect(!again.stdout.contains("\"progress\""))
                 #expect(catalog.previewRequests.filter { $0.trackId == 1001 }.count == 1)
 
-                let list = try await halftunes(["list", "--json"], home: home, catalog: url)
+                let list = try await runHalftunes(["list", "--json"], home: home, catalog: url)
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
                 let items = try #require(object["library"] as? [[String: Any]])
                 #expect(Set(items.compactMap { $0["id"] as? Int }) == [1001, 1019])
@@ -61,7 +55,7 @@ struct DownloadCommandTests {
             let ids = (1011...1030).map(String.init)
             for round in 1...3 {
                 try await withTemporaryDirectory { home in
-                    let result = try await halftunes(["download", "--no-tags"] + ids, home: home, catalog: url)
+                    let result = try await runHalftunes(["download", "--no-tags"] + ids, home: home, catalog: url)
                     #expect(result.status == 0, "\(result.stderr)")
                     // Closing a WAL database copies its log into it, flushes it and deletes the log:
                     // a log left behind means the process ended with the database still open.
@@ -79,7 +73,7 @@ struct DownloadCommandTests {
     func plainLines() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { home in
-                let result = try await halftunes(["download", "1002"], home: home, catalog: url)
+                let result = try await runHalftunes(["download", "1002"], home: home, catalog: url)
                 #expect(result.status == 0)
                 #expect(!result.stdout.contains("\u{1B}"))
                 #expect(
@@ -93,14 +87,14 @@ struct DownloadCommandTests {
     func failures() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                let unknown = try await halftunes(["download", "424242"], home: home, catalog: url)
+                let unknown = try await runHalftunes(["download", "424242"], home: home, catalog: url)
                 #expect(unknown.status == 3)  // not found
                 #expect(unknown.stderr == "halftunes: the catalog has no track 424242\n")
-                let noPreview = try await halftunes(["download", "1010"], home: home, catalog: url)
+                let noPreview = try await runHalftunes(["download", "1010"], home: home, catalog: url)
                 #expect(noPreview.status == 2)  // bad input
                 #expect(noPreview.stderr.contains("has no preview"))
                 catalog.setFaults(PreviewFaults(failure: (404, 1)), for: 1003)
-                let gone = try await halftunes(["download", "1003", "--json"], home: home, catalog: url)
+                let gone = try await runHalftunes(["download", "1003", "--json"], home: home, catalog: url)
                 #expect(gone.status == 8)  // a download failed
                 let failed = ndjson(gone.stdout).first { $0["event"] as? String == "failed" }
                 #expect((failed?["reason"] as? String)?.contains("HTTP 404") == true)
@@ -158,7 +152,7 @@ struct DownloadCommandTests {
                 let running = try ChildProcess(binary, ["download", "1006", "--json"], environment: environment)
                 _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 // While the download runs, another process cannot open the session.
-                let locked = try await halftunes(["pause", "1006"], home: home, catalog: url)
+                let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url)
                 #expect(locked.status == 4)  // conflict: the session is in use
                 #expect(locked.stderr.contains("in use by process \(running.pid)"))
                 // Ctrl-C pauses and keeps the partial data.
@@ -167,7 +161,7 @@ struct DownloadCommandTests {
                 #expect(interrupted.status == 130)
                 #expect(interrupted.stderr.contains("Paused"))
 
-                let list = try await halftunes(["list", "--json"], home: home, catalog: url)
+                let list = try await runHalftunes(["list", "--json"], home: home, catalog: url)
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
                 let downloads = try #require(object["downloads"] as? [[String: Any]])
                 #expect(downloads.first?["state"] as? String == "paused")
@@ -176,7 +170,7 @@ struct DownloadCommandTests {
 
                 // Throttled still, so the resumed download reports progress mid-body.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1006)
-                let resumed = try await halftunes(["resume", "1006", "--json"], home: home, catalog: url)
+                let resumed = try await runHalftunes(["resume", "1006", "--json"], home: home, catalog: url)
                 #expect(resumed.status == 0, "\(resumed.stderr)")
                 #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")
                 // Progress on the NDJSON starts at the bytes kept and never goes back.
@@ -197,10 +191,10 @@ struct DownloadCommandTests {
                 _ = await second.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 second.signal(SIGINT)
                 _ = await second.wait()
-                let cancelled = try await halftunes(["cancel", "1007"], home: home, catalog: url)
+                let cancelled = try await runHalftunes(["cancel", "1007"], home: home, catalog: url)
                 #expect(cancelled.status == 0, "\(cancelled.stderr)")
                 #expect(filesIn(home.appendingPathComponent("library")) == files)
-                let unknown = try await halftunes(["cancel", "1007"], home: home, catalog: url)
+                let unknown = try await runHalftunes(["cancel", "1007"], home: home, catalog: url)
                 #expect(unknown.status == 3)  // not found
                 #expect(unknown.stderr == "halftunes: track 1007 is not being downloaded\n")
             }
