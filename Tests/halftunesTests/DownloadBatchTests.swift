@@ -63,6 +63,52 @@ struct DownloadBatchTests {
         }
     }
 
+    @Test("SIGKILL with ids not yet queued: the same command again resumes the queued ones and fetches the rest, byte-exact")
+    func crashMidBatch() async throws {
+        try await withDemoCatalog { catalog, url in
+            let ids = Array(1011...1016)
+            // The first two slow: at a limit of 2 (slices of one id) they hold the queue full.
+            for id in ids.prefix(2) { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
+            try await withTemporaryDirectory { home in
+                let binary = try BuiltProducts.halftunes
+                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let arguments = ["download", "--json", "--no-tags", "--queue-limit", "2"] + ids.map(String.init)
+                let first = try ChildProcess(binary, arguments, environment: environment)
+                let reached = await first.waitForLine { line -> Int? in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        object["event"] as? String == "progress", let received = object["receivedBytes"] as? Int,
+                        received >= 300_000
+                    else { return nil }
+                    return received
+                }
+                #expect(reached != nil)
+                first.signal(SIGKILL)
+                #expect(await first.wait().signaled)
+
+                // What the journal holds: the two queued, none of the ids after them.
+                let list = try await runHalftunes(["list", "--json"], home: home, catalog: url)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+                let downloads = try #require(object["downloads"] as? [[String: Any]])
+                #expect(Set(downloads.compactMap { $0["id"] as? Int }) == Set(ids.prefix(2)))
+
+                for id in ids.prefix(2) { catalog.setFaults(PreviewFaults(), for: id) }
+                let second = try await ChildProcess.run(binary, arguments, environment: environment)
+                #expect(second.status == 0, "\(second.stderr)")
+                let library = home.appendingPathComponent("library")
+                let files = filesIn(library)
+                #expect(files.count == ids.count && files.allSatisfy { !$0.hasSuffix(".part") }, "\(files)")
+                for id in ids {
+                    let preview = try #require(catalog.preview(for: id))
+                    let name = try #require(files.first { $0.hasSuffix("[\(id)].wav") })
+                    #expect(try Data(contentsOf: library.appendingPathComponent(name)) == preview.data, "\(name)")
+                    let requests = catalog.previewRequests.filter { $0.trackId == id }
+                    // The two cut short resume with a range; the others were never asked for before.
+                    #expect(requests.map(\.status) == (ids.prefix(2).contains(id) ? [200, 206] : [200]), "\(id)")
+                }
+            }
+        }
+    }
+
     @Test("--queue-limit must be positive: a one-line usage error")
     func badLimit() async throws {
         try await withTemporaryDirectory { home in
