@@ -34,6 +34,8 @@ public final class ProgressDisplay {
     private var finished = (count: 0, received: Int64(0), expected: Int64(0), sizeUnknown: false)
     /// The tracks the batch will add in all (see ``expect(_:)``).
     private var expected = 0
+    /// The tracks the display counts: the batch's, or those added and finished when more.
+    private var trackCount: Int { max(expected, lines.count + finished.count) }
     private var drawn = 0
     /// Lines to print once, above the redrawn ones (finished tracks, notes).
     private var summaries: [String] = []
@@ -184,7 +186,7 @@ public final class ProgressDisplay {
             line.figures.map { ProgressLine.progress(title: line.title, $0, width: width, color: color) }
                 ?? ProgressLine.status("\(line.title) — \(line.text)", width: width)
         }
-        if max(expected, going.count + finished.count) > 1, !going.isEmpty { rows.append(total(width: width)) }
+        if trackCount > 1, !going.isEmpty { rows.append(total(width: width)) }
         for row in rows { out += "\u{1B}[2K" + row + "\n" }
         drawn = rows.count
         write(out + "\u{1B}[J")  // and nothing left below from a taller or wider drawing
@@ -193,7 +195,7 @@ public final class ProgressDisplay {
     /// "Total (2 of 5 done)" with a bar over every track's bytes, when all their sizes are known.
     private func total(width: Int) -> String {
         let done = finished.count + lines.values.filter(\.finished).count
-        let title = "Total (\(done) of \(max(expected, lines.count + finished.count)) done)"
+        let title = "Total (\(done) of \(trackCount) done)"
         // Over the tracks that have started; a size the server did not give makes the total unknown.
         let figures = lines.values.compactMap(\.figures)
         let size = figures.reduce(finished.expected) { $0 + ($1.expected ?? 0) }

@@ -32,11 +32,11 @@ struct BatchFeed: Sendable {
         self.sliceSize = min(ITunesCatalog.idsPerLookup, max(1, 2 * self.limit / 3))
     }
 
-    /// Whether every id has been handed over.
-    var isExhausted: Bool { next == ids.count }
-
     /// How many ids have not been handed over yet.
     var remaining: Int { ids.count - next }
+
+    /// Whether every id has been handed over.
+    var isExhausted: Bool { remaining == 0 }
 
     /// The next slice of ids to start, when it fits beside the `unfinished` downloads under the
     /// limit; `nil` otherwise.

@@ -66,7 +66,7 @@ enum ForegroundDownloads {
                 let documents: [DownloadDocument]
                 do { documents = try await start(Array(slice)) } catch {
                     // The first slice's error ends the command at once: nothing has started.
-                    if pending.isEmpty, slice.startIndex == batch.ids.startIndex { throw error }
+                    if slice.startIndex == batch.ids.startIndex { throw error }
                     refused = error
                     break
                 }
