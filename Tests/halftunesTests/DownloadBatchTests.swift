@@ -71,16 +71,10 @@ struct DownloadBatchTests {
             for id in ids.prefix(2) { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
-                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let environment = halftunesEnvironment(home: home, catalog: url)
                 let arguments = ["download", "--json", "--no-tags", "--queue-limit", "2"] + ids.map(String.init)
                 let first = try ChildProcess(binary, arguments, environment: environment)
-                let reached = await first.waitForLine { line -> Int? in
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                        object["event"] as? String == "progress", let received = object["receivedBytes"] as? Int,
-                        received >= 300_000
-                    else { return nil }
-                    return received
-                }
+                let reached = await first.waitForLine { receivedBytes($0, atLeast: 300_000) }
                 #expect(reached != nil)
                 first.signal(SIGKILL)
                 #expect(await first.wait().signaled)

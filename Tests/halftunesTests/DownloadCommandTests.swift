@@ -110,15 +110,9 @@ struct DownloadCommandTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1005)
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
-                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let environment = halftunesEnvironment(home: home, catalog: url)
                 let first = try ChildProcess(binary, ["download", "1005", "--json"], environment: environment)
-                let reached = await first.waitForLine { line -> Int? in
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                        object["event"] as? String == "progress", let received = object["receivedBytes"] as? Int,
-                        received >= 400_000
-                    else { return nil }
-                    return received
-                }
+                let reached = await first.waitForLine { receivedBytes($0, atLeast: 400_000) }
                 #expect(reached != nil)
                 first.signal(SIGKILL)
                 let killed = await first.wait()
@@ -148,7 +142,7 @@ struct DownloadCommandTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1006)
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
-                let environment = ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString]
+                let environment = halftunesEnvironment(home: home, catalog: url)
                 let running = try ChildProcess(binary, ["download", "1006", "--json"], environment: environment)
                 _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 // While the download runs, another process cannot open the session.
