@@ -25,6 +25,15 @@ extension Database {
         try checkpointRarely()
     }
 
+    /// The settings a database of downloads (the transfer journal, the library) takes from its
+    /// session's configuration, the same for both: a page cache of `cacheKiB` (``limitCache(kibibytes:)``;
+    /// `nil` keeps SQLite's default) and, unless it `checkpointsOnClose`, its log flushed less often
+    /// (``flushLessOften()``). Call it where the connection is prepared (`Configuration.prepareDatabase`).
+    public func applyDownloadSettings(cacheKiB: Int?, checkpointsOnClose: Bool) throws {
+        if let cacheKiB { try limitCache(kibibytes: cacheKiB) }
+        if !checkpointsOnClose { try flushLessOften() }
+    }
+
     /// Write-ahead log pages before an automatic checkpoint, for databases of downloads that
     /// flush nothing: 32 MiB of 4 KiB pages (SQLite's default is 1,000 pages).
     public static let rareCheckpointPages = 8192

@@ -124,8 +124,7 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            if let cacheKiB { try db.limitCache(kibibytes: cacheKiB) }
-            if !checkpointsOnClose { try db.flushLessOften() }
+            try db.applyDownloadSettings(cacheKiB: cacheKiB, checkpointsOnClose: checkpointsOnClose)
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator(folder: folder).migrate(database)

@@ -21,8 +21,7 @@ final class TransferJournal: Sendable {
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
-                if let cacheKiB { try db.limitCache(kibibytes: cacheKiB) }
-                if !checkpointsOnClose { try db.flushLessOften() }
+                try db.applyDownloadSettings(cacheKiB: cacheKiB, checkpointsOnClose: checkpointsOnClose)
             }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
