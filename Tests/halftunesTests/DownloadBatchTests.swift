@@ -8,10 +8,8 @@ import Testing
 struct DownloadBatchTests {
     /// The NDJSON events, in order, as (event, track id).
     private func events(_ text: String) -> [(event: String, id: Int)] {
-        text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let event = object["event"] as? String, let id = object["id"] as? Int
-            else { return nil }
+        ndjson(text).compactMap { object in
+            guard let event = object["event"] as? String, let id = object["id"] as? Int else { return nil }
             return (event, id)
         }
     }

@@ -6,12 +6,6 @@ import Testing
 /// `halftunes download / list / pause / resume / cancel` run as processes against a DemoCatalog.
 @Suite("halftunes download", .timeLimit(.minutes(2)))
 struct DownloadCommandTests {
-    private func ndjson(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
-
     @Test("downloads into the library under a safe name; NDJSON events; a second run has nothing to do")
     func download() async throws {
         try await withDemoCatalog { catalog, url in

@@ -21,3 +21,8 @@ func receivedBytes(_ line: String, atLeast least: Int) -> Int? {
     else { return nil }
     return received
 }
+
+/// The JSON objects of `--json` output, one a line, in order (lines that are not one are skipped).
+func ndjson(_ text: String) -> [[String: Any]] {
+    text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+}
