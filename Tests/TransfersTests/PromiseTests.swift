@@ -101,8 +101,9 @@ struct PromiseTests {
         "a whole body on disk with no validator journaled (a small file cut before its completion) is fetched again from 0"
     )
     func wholeBodyWithoutValidator() async throws {
-        // A fresh transfer whose first body part is the whole body journals nothing until its
-        // completion (BodyWriter); a crash in between leaves the journal as it was at `start`.
+        // A fresh transfer whose body ends before its validator is due (a progress interval, a
+        // MiB) journals nothing until its completion (BodyWriter); a crash in between leaves the
+        // journal as it was at `start`.
         let server = ScriptedServer(size: 2_000, script: [])
         try await afterCrash(server) { record, destination in
             record.state = TransferState.running.rawValue

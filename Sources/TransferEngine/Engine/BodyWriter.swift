@@ -10,10 +10,15 @@ import NetworkBasics
 /// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal hears of the
 /// response (its validator) before the first body byte reaches the disk: the head's checkpoint is
 /// written synchronously here (one small SQLite update per response), so a crash can never leave
-/// bytes of one version journaled under another's validator. One exception costs nothing in
-/// safety: a transfer with no validator yet (a fresh one) whose first body part is the whole body
-/// journals nothing until its completion. A crash before that leaves bytes with no validator,
-/// which are never resumed (``RangeRequest``): the download starts over, losing one part.
+/// bytes of one version journaled under another's validator. A transfer with no validator yet (a
+/// fresh one, from byte 0) may wait: its head's checkpoint is journaled once its body has been
+/// arriving for the progress interval or has brought ``unjournaledBytes``, before a flush, or
+/// with the transfer's record when the response stops short (the session saves it as paused,
+/// failed or interrupted); a body that ends before any of these is journaled by its completion
+/// alone. A crash meanwhile leaves bytes with no validator, which are never resumed
+/// (``RangeRequest``): the download starts over, fetching again at most that interval's or that
+/// many bytes. Nothing is spliced, and most previews (a few hundred KB in a few milliseconds)
+/// cost one journal write fewer.
 ///
 /// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on
 /// the event loop: the socket keeps being read while the device catches up, and the checkpoint
@@ -23,9 +28,9 @@ import NetworkBasics
 ///
 /// What the session hears as the response goes (progress, checkpoints, the head) leaves the event
 /// loop through one stream, in order, read by a task started with the first such update. The
-/// head's checkpoint (journaled first, as above) does not start it: it goes with the next update,
+/// head's checkpoint (journaled as above) does not start it: it goes with the next update,
 /// or, when none comes (a file of a few parts, in well under the progress interval), the runner
-/// reports it once the response is over (``deferredCheckpoint``). So a small file costs no task
+/// reports it once the response is over (``unreportedCheckpoint``). So a small file costs no task
 /// and no trip to the session while its body arrives.
 ///
 /// All state is touched on the request's event loop only.
@@ -76,13 +81,22 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private var flushStarted = false
     /// Why a flush failed, if one did.
     private var flushFailure: TransferError?
-    /// The head's checkpoint of a transfer with no validator yet, journaled with the first body
-    /// part unless that part is the whole body.
+    /// The head's checkpoint of a transfer with no validator yet, not journaled yet (see the type's
+    /// notes for when it is).
     private var headCheckpoint: Checkpoint?
-    /// The head's checkpoint, journaled (unless no byte it describes lands before the completion)
-    /// but not yet told to the session: it goes ahead of the next update, or the runner reports it
-    /// once the response is over.
+    /// The head's checkpoint, not yet told to the session: it goes ahead of the next update, or
+    /// the runner reports it once the response is over. Journaled, unless the transfer was fresh
+    /// and its body stopped (or ended) before its checkpoint was due: then the session journals it
+    /// with the transfer's record.
     private(set) var deferredCheckpoint: Checkpoint?
+
+    /// The head's checkpoint the session has not heard of yet, if any (read after the response is
+    /// over: the event loop is done with the writer).
+    var unreportedCheckpoint: Checkpoint? { deferredCheckpoint ?? headCheckpoint }
+
+    /// How many bytes of a fresh transfer's body may arrive before its validator is journaled:
+    /// what a crash may make it fetch again (besides the progress interval's worth).
+    static let unjournaledBytes: Int64 = 1 << 20
     /// The stream of updates and the task that forwards them, from the first update on.
     private var outlet: (feed: AsyncStream<Update>.Continuation, forwarder: Task<Void, Never>)?
 
@@ -151,29 +165,36 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<Int64>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let file else { return task.eventLoop.makeSucceededVoidFuture() }
         if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
+        let count = Int64(buffer.readableBytes)
+        let now = time.now()
+        let reporting = now - lastReport >= progressInterval
         if let checkpoint = headCheckpoint {
-            headCheckpoint = nil
-            // The whole body in this part: its completion is journaled next, nothing before.
-            let whole = received + Int64(buffer.readableBytes) == expected
-            if !whole {
+            let arrived = received + count
+            if arrived == expected {
+                // The whole body is here: its completion is journaled next, nothing before.
+                headCheckpoint = nil
+                deferredCheckpoint = checkpoint
+            } else if reporting || arrived - startOffset >= Self.unjournaledBytes
+                || (file.flushes && unsynced + count >= checkpointBytes)
+            {
+                headCheckpoint = nil
                 do throws(TransferError) { try persist(checkpoint) } catch {
                     return task.eventLoop.makeFailedFuture(error)
                 }
+                deferredCheckpoint = checkpoint
             }
-            deferredCheckpoint = checkpoint
         }
         do {
             try file.write(buffer)
         } catch {
             return task.eventLoop.makeFailedFuture(error)
         }
-        received += Int64(buffer.readableBytes)
-        unsynced += Int64(buffer.readableBytes)
+        received += count
+        unsynced += count
         if let expected, received > expected {
             return task.eventLoop.makeFailedFuture(Stop.tooLong(expected: expected))
         }
-        let now = time.now()
-        if now - lastReport >= progressInterval {
+        if reporting {
             lastReport = now
             send(.progress(received: received, expected: expected))
         }

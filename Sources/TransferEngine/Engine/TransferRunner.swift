@@ -33,7 +33,8 @@ struct TransferReporter: Sendable {
     var progress: @Sendable (_ received: Int64, _ expected: Int64?) async -> Void
     /// Writes a checkpoint to the journal at once (called on the event loop).
     var persist: @Sendable (Checkpoint) throws(TransferError) -> Void
-    /// Tells the session's in-memory view about a checkpoint already persisted.
+    /// Tells the session's in-memory view about a checkpoint already persisted (or, for a fresh
+    /// transfer's head, one the session journals with the transfer's record; see ``BodyWriter``).
     var checkpoint: @Sendable (Checkpoint) async -> Void
     var retrying: @Sendable (_ reason: String, _ delay: Duration) async -> Void
     /// A response head arrived (before its body is written).
@@ -203,10 +204,10 @@ struct TransferRunner: Sendable {
         let failedFlush = Task.isCancelled ? nil : flushFailure
         // Every byte is here and the file is next (the `.success` case below).
         let finishing = outcome.isSuccess && failedFlush == nil && writer.expected.map { received >= $0 } ?? true
-        if writer.deferredCheckpoint != nil || arrived || finishing {
+        if writer.unreportedCheckpoint != nil || arrived || finishing {
             await report.ended(
                 ResponseEnd(
-                    checkpoint: writer.deferredCheckpoint, progress: arrived ? (received, writer.expected) : nil,
+                    checkpoint: writer.unreportedCheckpoint, progress: arrived ? (received, writer.expected) : nil,
                     finishing: finishing))
         }
         if let failedFlush { return .failed(failedFlush) }

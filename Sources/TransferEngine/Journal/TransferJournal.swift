@@ -113,7 +113,8 @@ final class TransferJournal: Sendable {
     }()
 
     /// Records what a response told about a transfer (its validator, length, bytes so far), at once,
-    /// from any thread: the engine calls it before the first byte of a body reaches the disk.
+    /// from any thread: the engine calls it before the first byte of a body reaches the disk (for
+    /// a fresh transfer, once that body's checkpoint is due; see `BodyWriter`).
     func recordCheckpoint(_ id: TransferID, _ checkpoint: Checkpoint) throws(TransferError) {
         try write { db in
             try db.cachedStatement(

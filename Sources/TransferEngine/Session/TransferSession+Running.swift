@@ -81,7 +81,9 @@ extension TransferSession {
             // A new body begins at receivedBytes: nothing past it is durable any more.
             record.durableBytes = min(record.durableBytes, checkpoint.receivedBytes)
         }
-        // The engine has journaled it already (synchronously, before writing any byte).
+        // The engine has journaled it already (synchronously, before writing any byte), or, for a
+        // fresh transfer whose body stopped or ended before that was due, it goes into the journal
+        // with the record's next write (paused, failed, interrupted or completed).
         records[id] = record
     }
 
