@@ -11,12 +11,7 @@ import Testing
 struct CompletionJournalTests {
     /// A transfer's state in the journal, as sqlite3 reads it (WAL included).
     private func journaledState(of id: TransferID, in folder: URL) async throws -> String {
-        let journal = folder.appendingPathComponent("session/test.journal.sqlite").path
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"),
-            ["-readonly", journal, "SELECT state FROM transfer WHERE id = '\(id.rawValue)'"])
-        try #require(result.status == 0, "sqlite3: \(result.stderr)")
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await journalRows("SELECT state FROM transfer WHERE id = '\(id.rawValue)'", in: folder).joined()
     }
 
     @Test(

@@ -11,11 +11,7 @@ import Testing
 struct ForgetTests {
     /// The ids of the journal's transfers, as sqlite3 reads them (WAL included).
     private func journaled(in folder: URL) async throws -> Set<String> {
-        let journal = folder.appendingPathComponent("session/test.journal.sqlite").path
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-readonly", journal, "SELECT id FROM transfer"])
-        try #require(result.status == 0, "sqlite3: \(result.stderr)")
-        return Set(result.stdout.split(separator: "\n").map(String.init))
+        Set(try await journalRows("SELECT id FROM transfer", in: folder))
     }
 
     /// Downloads `tracks` one after the other into `folder`, each as `<track>.wav`, and returns

@@ -33,11 +33,8 @@ struct JournalOnCloseTests {
                 } else {
                     #expect(log == nil, "the log should be checkpointed and removed")
                 }
-                let result = try await ChildProcess.run(
-                    URL(fileURLWithPath: "/usr/bin/sqlite3"),
-                    ["-readonly", journal, "SELECT state FROM transfer WHERE id = '\(id.rawValue)'"])
-                try #require(result.status == 0, "sqlite3: \(result.stderr)")
-                #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "completed")
+                #expect(
+                    try await journalRows("SELECT state FROM transfer WHERE id = '\(id.rawValue)'", in: folder) == ["completed"])
                 try await withSession(configuration, folder: folder) { session, _ in
                     #expect(await session.transfer(id)?.state == .completed)
                 }

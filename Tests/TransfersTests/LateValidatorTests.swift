@@ -15,12 +15,7 @@ import Testing
 struct LateValidatorTests {
     /// The ETag the journal holds for a transfer ("" when none), as sqlite3 reads it (WAL included).
     private func journaledETag(of id: TransferID, in folder: URL) async throws -> String {
-        let journal = folder.appendingPathComponent("session/test.journal.sqlite").path
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"),
-            ["-readonly", journal, "SELECT coalesce(etag, '') FROM transfer WHERE id = '\(id.rawValue)'"])
-        try #require(result.status == 0, "sqlite3: \(result.stderr)")
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await journalRows("SELECT coalesce(etag, '') FROM transfer WHERE id = '\(id.rawValue)'", in: folder).joined()
     }
 
     /// Waits until the file at `path` holds at least `bytes` (at most 20 s).

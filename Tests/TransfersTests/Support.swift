@@ -113,3 +113,13 @@ let quickRetries = RetryPolicy(maxAttemptsWithoutProgress: 4, baseDelay: .millis
 func previewURL(_ base: URL, _ id: Int) -> URL { base.appendingPathComponent("previews/\(id).wav") }
 
 func contents(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+
+/// The rows `sql` selects from the journal of `withSession`'s session in `folder`, one a line, as
+/// the `sqlite3` program (Debian's sqlite3) reads them, write-ahead log included: a check of the
+/// journal that does not go through the engine.
+func journalRows(_ sql: String, in folder: URL) async throws -> [String] {
+    let journal = folder.appendingPathComponent("session/test.journal.sqlite").path
+    let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-readonly", journal, sql])
+    try #require(result.status == 0, "sqlite3: \(result.stderr)")
+    return result.stdout.split(separator: "\n").map(String.init)
+}
