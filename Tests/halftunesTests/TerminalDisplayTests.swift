@@ -63,14 +63,18 @@ struct TerminalDisplayTests {
 
     static let titles = ["Love in the Harbour", "ラブソング", "Tidewater"]
 
-    /// `halftunes download IDS` (previews at 400 KB/s) in a pane `columns` wide, which stays open
+    /// `halftunes download IDS` (previews at 200 KB/s) in a pane `columns` wide, which stays open
     /// after it ends, showing `EXIT=status`.
+    ///
+    /// The rate sets how long the bars stay on the screen to be looked at (some 6 s a preview): at
+    /// 400 KB/s, with the whole suite and a build beside it, a look at the pane (two `tmux` runs)
+    /// could take long enough to miss the 3 s in which all three bars and their time left showed.
     private func withDownload(
         _ ids: [String], columns: Int, environment: String = "", _ body: (Pane) async throws -> Void
     ) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000))
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000))
                 let command =
                     "env \(environment) HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)'"
                     + " '\(try BuiltProducts.halftunes.path)' download \(ids.joined(separator: " ")); echo EXIT=$?; sleep 60"
