@@ -133,7 +133,10 @@ struct DownloadCommandTests {
     @Test("pause, list, resume and cancel act on the session between runs")
     func controlCommands() async throws {
         try await withDemoCatalog { catalog, url in
-            catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1006)
+            // Slow enough that the download outlasts the look at the lock below: at 300 KB/s, with
+            // the suite and a build beside it, it once ended before the Ctrl-C (exit 130, nothing
+            // paused). The Ctrl-C follows the first progress line, so the rate costs no time.
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1006)
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
                 let environment = halftunesEnvironment(home: home, catalog: url)
@@ -174,7 +177,7 @@ struct DownloadCommandTests {
                         == WAVAudio.audioHash(catalog.preview(for: 1006)!.data))
 
                 // Cancel a paused download: nothing is left behind.
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1007)
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1007)
                 let second = try ChildProcess(binary, ["download", "1007", "--json"], environment: environment)
                 _ = await second.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 second.signal(SIGINT)
