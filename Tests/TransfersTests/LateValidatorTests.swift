@@ -27,12 +27,6 @@ struct LateValidatorTests {
         }
     }
 
-    private func session(in folder: URL, _ configuration: TransferSessionConfiguration) async throws -> TransferSession {
-        try await TransferSession.open(
-            identifier: "test", directory: folder.appendingPathComponent("session"), configuration: configuration,
-            logger: quietLogger("transfers"))
-    }
-
     @Test("paused before its validator was due: the pause journals it, and after a reopen the rest comes with If-Range")
     func pausedEarly() async throws {
         try await withDemoCatalog { catalog, url in
@@ -42,20 +36,21 @@ struct LateValidatorTests {
             let configuration = TransferSessionConfiguration(progressInterval: .seconds(3600))
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("song.wav")
-                let first = try await session(in: folder, configuration)
-                let id = try await first.start(url: previewURL(url, 1004), destination: destination)
-                try await waitForFile(destination.path + ".part", atLeast: 50_000)
-                #expect(try await journaledETag(of: id, in: folder) == "")  // under a MiB, within the interval
-                let resumeData = try await first.pause(id)
-                #expect(resumeData.validator.etag == preview.etag)
-                #expect(try await journaledETag(of: id, in: folder) == preview.etag)
-                await first.close()
+                let (id, resumeData) = try await withSession(configuration, folder: folder) { session, _ in
+                    let id = try await session.start(url: previewURL(url, 1004), destination: destination)
+                    try await waitForFile(destination.path + ".part", atLeast: 50_000)
+                    #expect(try await journaledETag(of: id, in: folder) == "")  // under a MiB, within the interval
+                    let resumeData = try await session.pause(id)
+                    #expect(resumeData.validator.etag == preview.etag)
+                    #expect(try await journaledETag(of: id, in: folder) == preview.etag)
+                    return (id, resumeData)
+                }
 
                 catalog.setFaults(PreviewFaults(), for: 1004)
-                let second = try await session(in: folder, configuration)
-                try await second.resume(id)
-                #expect(try await second.wait(for: id).state == .completed)
-                await second.close()
+                try await withSession(configuration, folder: folder) { session, _ in
+                    try await session.resume(id)
+                    #expect(try await session.wait(for: id).state == .completed)
+                }
                 #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
                 let last = try #require(catalog.previewRequests.last { $0.trackId == 1004 })
                 #expect(last.ifRange == preview.etag)

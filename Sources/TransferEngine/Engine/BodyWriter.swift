@@ -88,7 +88,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     /// the runner reports it once the response is over. Journaled, unless the transfer was fresh
     /// and its body stopped (or ended) before its checkpoint was due: then the session journals it
     /// with the transfer's record.
-    private(set) var deferredCheckpoint: Checkpoint?
+    private var deferredCheckpoint: Checkpoint?
 
     /// The head's checkpoint the session has not heard of yet, if any (read after the response is
     /// over: the event loop is done with the writer).
@@ -170,16 +170,17 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let reporting = now - lastReport >= progressInterval
         if let checkpoint = headCheckpoint {
             let arrived = received + count
-            if arrived == expected {
-                // The whole body is here: its completion is journaled next, nothing before.
-                headCheckpoint = nil
-                deferredCheckpoint = checkpoint
-            } else if reporting || arrived - startOffset >= Self.unjournaledBytes
+            // The whole body here: its completion is journaled next, nothing before.
+            let whole = arrived == expected
+            let due =
+                reporting || arrived - startOffset >= Self.unjournaledBytes
                 || (file.flushes && unsynced + count >= checkpointBytes)
-            {
+            if whole || due {
                 headCheckpoint = nil
-                do throws(TransferError) { try persist(checkpoint) } catch {
-                    return task.eventLoop.makeFailedFuture(error)
+                if !whole {
+                    do throws(TransferError) { try persist(checkpoint) } catch {
+                        return task.eventLoop.makeFailedFuture(error)
+                    }
                 }
                 deferredCheckpoint = checkpoint
             }
@@ -206,12 +207,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 {
-        // An empty body: no byte on disk, so nothing to journal before the completion.
-        if let checkpoint = headCheckpoint {
-            headCheckpoint = nil
-            deferredCheckpoint = checkpoint
-        }
-        return received
+        // A head's checkpoint still unjournaled (an empty body, or one that ended before it was
+        // due) is the runner's to report (``unreportedCheckpoint``), and the completion journals it.
+        received
     }
 
     /// Reports the head (its headers joined by name), when the session reports responses.
