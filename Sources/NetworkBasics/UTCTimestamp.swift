@@ -13,8 +13,41 @@ public enum UTCTimestamp {
         let (seconds, millisecond) = floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
+        guard (0...9999).contains(year) else {
+            return paddedText(year, month, day, secondOfDay: secondOfDay, millisecond: millisecond)
+        }
+        // The 23 bytes written in place: a journal write formats two dates, and a string per
+        // field cost some 8,000 instructions a date.
+        return String(unsafeUninitializedCapacity: 23) { text in
+            func put(_ value: Int64, width: Int, at start: Int) {
+                var value = value
+                for index in (start..<start + width).reversed() {
+                    text[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            text[10] = UInt8(ascii: " ")
+            put(secondOfDay / 3600, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(millisecond, width: 3, at: 20)
+            return 23
+        }
+    }
+
+    /// The text of a year outside 0...9999, each field padded to its width and no further.
+    private static func paddedText(
+        _ year: Int64, _ month: Int64, _ day: Int64, secondOfDay: Int64, millisecond: Int64
+    ) -> String {
         var text = ""
-        text.reserveCapacity(23)
         func append(_ value: Int64, width: Int) {
             let digits = String(value)
             if digits.count < width { text += String(repeating: "0", count: width - digits.count) }

@@ -13,12 +13,13 @@ struct UTCTimestampTests {
         return formatter
     }()
 
-    /// Dates from 1900 to 2100: leap days, month and year ends, every millisecond digit.
+    /// Dates from 1900 to 2100: leap days, month and year ends, every millisecond digit; and the
+    /// last millisecond of year 9999.
     static let dates: [Date] = {
         var generator = SystemRandomNumberGenerator()
         let fixed: [TimeInterval] = [
             0, -1, 0.0006, -0.0006, 0.9996, 951_782_400, 951_868_799.999, 1_709_164_800.5, 4_107_542_399.999, -2_208_988_800,
-            1_795_470_000.123,
+            1_795_470_000.123, 253_402_300_799.999,
         ]
         let random = (0..<2000).map { _ in
             TimeInterval(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)) / 1000
@@ -30,6 +31,14 @@ struct UTCTimestampTests {
     func writesTheSameText() {
         for date in Self.dates {
             #expect(UTCTimestamp.text(date) == Self.reference.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
+    @Test("writes a year past 9999 as the formatter does, with all its digits")
+    func writesAWideYear() {
+        for seconds in [253_402_300_800, 253_402_300_800.5, 317_000_000_000] as [TimeInterval] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(UTCTimestamp.text(date) == Self.reference.string(from: date), "\(seconds)")
         }
     }
 
