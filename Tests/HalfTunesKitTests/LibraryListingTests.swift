@@ -81,6 +81,36 @@ struct LibraryListingTests {
         }
     }
 
+    @Test("some tracks' items (a search's, a batch's) read their own rows alone, not the folder and the whole index, while files arrive")
+    func itemsByIDReadTheirOwn() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try store(in: folder, ids: Array(1...50))
+            _ = try store.items()  // reconciled: the folder and the index agree
+            var before = store.statements.value
+            #expect(try store.items(ids: [2, 4, 99]).keys.sorted() == [2, 4])
+            let trusting = store.statements.value - before
+            try add(51, to: store)  // a download's file arrives: the folder has changed
+            before = store.statements.value
+            #expect(try store.items(ids: [2, 4, 99]).keys.sorted() == [2, 4])
+            // The same statements as when the index is trusted: no read of every row.
+            #expect(store.statements.value - before == trusting)
+        }
+    }
+
+    @Test("some tracks' items leave out a file deleted behind the app's back, and drop its row")
+    func itemsByIDDropGoneFiles() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try store(in: folder, ids: [1, 2, 3, 4])
+            _ = try store.items()
+            try FileManager.default.removeItem(at: store.folder.appendingPathComponent("track 3.wav"))
+            #expect(try store.items(ids: [2, 3, 4]).keys.sorted() == [2, 4])
+            let rows = try store.database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM libraryTrack ORDER BY id") }
+            #expect(rows == [1, 2, 4])
+            // Unchanged since, the index is trusted again: the same answer.
+            #expect(try store.items(ids: [1, 2, 3, 4]).keys.sorted() == [1, 2, 4])
+        }
+    }
+
     @Test("removing the most recent track moves the cursor on, and since reports it")
     func removeLatest() async throws {
         try await withTemporaryDirectory { folder in
