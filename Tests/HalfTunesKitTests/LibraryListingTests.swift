@@ -81,7 +81,7 @@ struct LibraryListingTests {
         }
     }
 
-    @Test("some tracks' items (a search's, a batch's) read their own rows alone, not the folder and the whole index, while files arrive")
+    @Test("some tracks' items (a search's, a batch's) read their own rows, not the whole index, while files arrive")
     func itemsByIDReadTheirOwn() async throws {
         try await withTemporaryDirectory { folder in
             let store = try store(in: folder, ids: Array(1...50))
