@@ -38,6 +38,20 @@ struct TransferTableTests {
         #expect(record(3, seq: 3, state: .queued, host: "cdn.example").host == "cdn.example:80")
     }
 
+    @Test(
+        "a host read off a plain URL's bytes is the one URL gives, and any other URL goes through URL",
+        arguments: [
+            "http://a.example/x", "HTTP://A.Example:80/x", "https://cdn.example", "https://cdn.example?q=1",
+            "https://cdn.example#f", "http://cdn.example:8080", "http://cdn.example:08080/x", "http://cdn.example:/x",
+            "http://cdn.example:65535/x", "http://cdn.example:65536/x", "http://cdn.example:123456/x",
+            "http://user:pw@cdn.example/x", "http://[::1]:8080/x", "http://127.0.0.1:18931/b/1.m4a",
+            "http://caf%C3%A9.example/x", "http://bad_host.example/x", "ftp://cdn.example/x", "http:///x", "http://",
+            "cdn.example/x", "", "https://xn--caf-dma.example:443/a%20b.m4a", "http://a.example:8o/x",
+        ])
+    func hostKeyAsURLGivesIt(url: String) {
+        #expect(TransferRecord.hostKey(of: url) == TransferRecord.parsedHostKey(of: url), "\(url)")
+    }
+
     @Test("a transfer leaves the queue when it starts, pauses or goes, and comes back in its place")
     func stateChanges() {
         var table = TransferTable()
