@@ -27,14 +27,25 @@ public enum MediaTagger {
     /// - Returns: The file's container.
     @discardableResult
     public static func tagFile(at source: URL, writingTo destination: URL, tags: TrackTags) throws(MediaTagError) -> MediaFormat {
+        try tagFile(atPath: source.path, writingToPath: destination.path, tags: tags)
+    }
+
+    /// Writes a tagged copy of the file at path `source` to path `destination` (replacing it),
+    /// leaving the source as it is. Nothing is written when tagging fails.
+    ///
+    /// - Returns: The file's container.
+    @discardableResult
+    public static func tagFile(
+        atPath source: String, writingToPath destination: String, tags: TrackTags
+    ) throws(MediaTagError) -> MediaFormat {
         let (format, tagged) = try tag(try read(source), with: tags)
         try write(tagged, to: destination)
         return format
     }
 
     /// A whole file, read straight into an array (no `Data` in between: previews are tagged by the hundred).
-    static func read(_ file: URL) throws(MediaTagError) -> [UInt8] {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+    static func read(_ file: String) throws(MediaTagError) -> [UInt8] {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw fileError("read", file) }
         defer { close(descriptor) }
         var info = stat()
@@ -63,8 +74,8 @@ public enum MediaTagger {
     }
 
     /// Writes `bytes` to a new file at `file` (replacing one that is there); nothing stays on failure.
-    static func write(_ bytes: [UInt8], to file: URL) throws(MediaTagError) {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    static func write(_ bytes: [UInt8], to file: String) throws(MediaTagError) {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw fileError("write", file) }
         var done = 0
         while done < bytes.count {
@@ -73,7 +84,7 @@ public enum MediaTagger {
             guard count > 0 else {
                 let error = fileError("write", file)
                 close(descriptor)
-                unlink(file.path)
+                unlink(file)
                 throw error
             }
             done += count
@@ -81,7 +92,7 @@ public enum MediaTagger {
         close(descriptor)
     }
 
-    private static func fileError(_ action: String, _ file: URL) -> MediaTagError {
-        MediaTagError(.fileSystem, "cannot \(action) \(file.path): \(String(cString: strerror(errno)))")
+    private static func fileError(_ action: String, _ file: String) -> MediaTagError {
+        MediaTagError(.fileSystem, "cannot \(action) \(file): \(String(cString: strerror(errno)))")
     }
 }

@@ -14,7 +14,7 @@ extension DownloadService {
         let file = library.url(of: item)
         let tagged = file.deletingLastPathComponent().appending(
             path: file.lastPathComponent + ".tagging", directoryHint: .notDirectory)
-        let warning = await tagger.tag(item.track, file: file, writingTo: tagged)
+        let warning = await tagger.tag(item.track, file: file.path, writingTo: tagged.path)
         if warning == nil {
             do { try FinishedFile.move(tagged, to: file) } catch {
                 try? FileManager.default.removeItem(at: tagged)

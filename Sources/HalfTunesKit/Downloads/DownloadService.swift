@@ -135,12 +135,12 @@ public actor DownloadService {
 
     private func begin(_ tracks: [Track]) async throws {
         let starting = tracks.filter { $0.previewURL != nil }
-        let folder = home.library
         let requests = starting.map { track in
             let url = track.previewURL!
             let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
+            // From the folder's path: a URL made from a whole path costs a third of one appended to.
             return TransferRequest(
-                url: url, destination: folder.appending(path: name, directoryHint: .notDirectory),
+                url: url, destination: URL(filePath: library.path(of: name), directoryHint: .notDirectory),
                 tag: DownloadTag(track: track).encoded)
         }
         guard !requests.isEmpty else { return }

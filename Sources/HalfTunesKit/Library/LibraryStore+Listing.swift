@@ -43,9 +43,12 @@ struct FolderStamp: Sendable, Hashable {
     }
 
     /// A file's size, or `nil` when it is not there.
-    static func size(of file: URL) -> Int64? {
+    static func size(of file: URL) -> Int64? { size(atPath: file.path) }
+
+    /// The size of the file at `path`, or `nil` when it is not there.
+    static func size(atPath path: String) -> Int64? {
         var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
     }
 }

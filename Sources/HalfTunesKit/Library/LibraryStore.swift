@@ -33,6 +33,9 @@ public struct LibraryItem: Sendable, Hashable, Codable {
 final class LibraryStore: Sendable {
     let database: DatabasePool
     let folder: URL
+    /// The folder's path, for the stats and names of its files: a file's path is this, a slash
+    /// and its name, with no URL made and read back per file.
+    let folderPath: String
     /// SQL statements run so far (tests count the reads of one listing).
     let statements = StatementCounter()
     /// The folder's stamp when the index was last reconciled with it.
@@ -119,6 +122,8 @@ final class LibraryStore: Sendable {
     /// - Parameter cacheKiB: Each connection's page cache (`nil`: SQLite's default).
     init(path: String, folder: URL, checkpointsOnClose: Bool = true, cacheKiB: Int? = nil) throws {
         self.folder = folder
+        let folderPath = folder.path
+        self.folderPath = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -135,7 +140,7 @@ final class LibraryStore: Sendable {
     /// whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {
         guard var item = try database.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
-        guard let size = FolderStamp.size(of: url(of: item)) else {
+        guard let size = FolderStamp.size(atPath: path(of: item.fileName)) else {
             try forget([id])
             return nil
         }
@@ -173,7 +178,7 @@ final class LibraryStore: Sendable {
         var items: [Int: LibraryItem] = [:]
         var gone: [Int] = []
         for item in rows.compactMap(Self.item) where items[item.track.id] == nil {
-            if !trusted && FolderStamp.size(of: url(of: item)) == nil {
+            if !trusted && FolderStamp.size(atPath: path(of: item.fileName)) == nil {
                 gone.append(item.track.id)
             } else {
                 items[item.track.id] = item
@@ -208,7 +213,7 @@ final class LibraryStore: Sendable {
         guard !additions.isEmpty else { return [] }
         let rows = try additions.map { addition in
             let json = try addition.trackJSON ?? String(decoding: JSONEncoder().encode(addition.track), as: UTF8.self)
-            let size = FolderStamp.size(of: folder.appending(path: addition.fileName, directoryHint: .notDirectory))
+            let size = FolderStamp.size(atPath: path(of: addition.fileName))
             return Row(
                 track: addition.track, trackJSON: json, fileName: addition.fileName, addedAt: addedAt, seq: 0,
                 fileSize: size, warning: addition.warning)
@@ -237,6 +242,9 @@ final class LibraryStore: Sendable {
     func url(of item: LibraryItem) -> URL {
         folder.appending(path: Self.entryName(item.fileName), directoryHint: .notDirectory)
     }
+
+    /// The path of a stored file name's file; always inside the library folder.
+    func path(of fileName: String) -> String { folderPath + "/" + Self.entryName(fileName) }
 
     /// The name a stored file name has inside the folder: its last component, so no stored name
     /// can point outside. (Names HalfTunes writes have no slash, and skip the path parsing.)

@@ -32,19 +32,19 @@ final class DownloadTagger: Sendable {
     func finish(_ download: CompletedDownload) async -> Bool {
         let known = tracks.withLock { $0.removeValue(forKey: download.transferID) }
         guard let track = known ?? DownloadTag(download.tag)?.track else { return false }
-        let warning = await tag(track, file: download.file, writingTo: download.replacement)
+        let warning = await tag(track, file: download.filePath, writingTo: download.replacementPath)
         warnings.withLock { $0[track.id] = warning }
         return warning == nil
     }
 
-    /// Writes a tagged copy of `file` to `output`.
+    /// Writes a tagged copy of the file at path `file` to path `output`.
     ///
     /// - Returns: `nil` when done, else the warning that says why the file stays as it is.
-    func tag(_ track: Track, file: URL, writingTo output: URL) async -> String? {
+    func tag(_ track: Track, file: String, writingTo output: String) async -> String? {
         var tags = Self.tags(for: track)
         if let url = track.artworkURL, let artwork { tags.cover = await artwork.artwork(for: url) }
         do {
-            let format = try MediaTagger.tagFile(at: file, writingTo: output, tags: tags)
+            let format = try MediaTagger.tagFile(atPath: file, writingToPath: output, tags: tags)
             logger.debug(
                 "tagged", metadata: ["track": "\(track.id)", "format": "\(format.rawValue)", "cover": "\(tags.cover != nil)"])
             return nil

@@ -6,19 +6,21 @@ public enum FinishedFile {
     /// Flushes `file` to the device (when `flushing`), renames it to `destination`, replacing
     /// what is there atomically, and flushes the folder, so the new file survives a power cut.
     public static func move(_ file: URL, to destination: URL, flushing: Bool = true) throws(TransferError) {
-        try open(file, flushing: flushing).finish(at: destination.path)
+        try open(file.path, flushing: flushing).finish(at: destination.path)
     }
 
     /// ``move(_:to:flushing:)``, with the folder flushed by `folders` (shared with other renames).
-    static func move(_ file: URL, to destination: URL, flushing: Bool, folders: FolderFlusher) async throws(TransferError) {
-        try await open(file, flushing: flushing).finish(at: destination.path, folders: folders)
+    static func move(
+        _ file: String, to destination: String, flushing: Bool, folders: FolderFlusher
+    ) async throws(TransferError) {
+        try await open(file, flushing: flushing).finish(at: destination, folders: folders)
     }
 
     /// The finished file, opened at its end, or an error when it is not there.
-    private static func open(_ file: URL, flushing: Bool) throws(TransferError) -> PartialFile {
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw TransferError(.fileSystem, "cannot move \(file.path) into place: it is not there", permanent: true)
+    private static func open(_ file: String, flushing: Bool) throws(TransferError) -> PartialFile {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw TransferError(.fileSystem, "cannot move \(file) into place: it is not there", permanent: true)
         }
-        return try PartialFile(path: file.path, offset: PartialFile.length(at: file.path), flushes: flushing)
+        return try PartialFile(path: file, offset: PartialFile.length(at: file), flushes: flushing)
     }
 }

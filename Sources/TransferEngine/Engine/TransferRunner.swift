@@ -272,10 +272,10 @@ struct TransferRunner: Sendable {
             // The partial file stays open: when the finisher declines, it goes into place as it is.
             let replacement = job.destinationPath + ".finishing"
             PartialFile.remove(replacement)
+            // Paths: a finisher that works with paths (the tagger) makes no URL per download.
             let download = CompletedDownload(
-                transferID: job.id, tag: job.tag, file: URL(filePath: job.partialPath, directoryHint: .notDirectory),
-                replacement: URL(filePath: replacement, directoryHint: .notDirectory),
-                destination: URL(filePath: job.destinationPath, directoryHint: .notDirectory))
+                transferID: job.id, tag: job.tag, filePath: job.partialPath, replacementPath: replacement,
+                destinationPath: job.destinationPath)
             let finished = await finisher(download)
             if Task.isCancelled {
                 // Paused or closed while finishing: the complete partial file stays, and is
@@ -287,9 +287,7 @@ struct TransferRunner: Sendable {
             if finished, PartialFile.length(at: replacement) > 0 {
                 file.close()
                 try await FinishedFile.move(
-                    URL(filePath: replacement, directoryHint: .notDirectory),
-                    to: URL(filePath: job.destinationPath, directoryHint: .notDirectory),
-                    flushing: durability.flushes, folders: folders)
+                    replacement, to: job.destinationPath, flushing: durability.flushes, folders: folders)
                 unlink(job.partialPath)
             } else {
                 PartialFile.remove(replacement)

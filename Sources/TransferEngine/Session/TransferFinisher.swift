@@ -7,14 +7,21 @@ public struct CompletedDownload: Sendable {
     public let transferID: TransferID
     /// The caller's tag of the transfer.
     public let tag: String?
+    /// The path of ``file``.
+    public let filePath: String
+    /// The path of ``replacement``.
+    public let replacementPath: String
+    /// The path of ``destination``.
+    public let destinationPath: String
+
     /// The complete file, exactly as downloaded. Read it; never change it: until the finished
     /// file is in place, it is what a resume after a crash starts from.
-    public let file: URL
+    public var file: URL { URL(filePath: filePath, directoryHint: .notDirectory) }
     /// Where a finisher writes the finished version of the file, if it makes one (in the
     /// destination's folder, so the rename into place is atomic).
-    public let replacement: URL
+    public var replacement: URL { URL(filePath: replacementPath, directoryHint: .notDirectory) }
     /// Where the file goes.
-    public let destination: URL
+    public var destination: URL { URL(filePath: destinationPath, directoryHint: .notDirectory) }
 }
 
 /// The last step of a download, after its bytes are complete and checked and before the file is
