@@ -13,12 +13,12 @@ public enum UTCTimestamp {
         let (seconds, millisecond) = floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        guard (0...9999).contains(year) else {
-            return paddedText(year, month, day, secondOfDay: secondOfDay, millisecond: millisecond)
-        }
-        // The 23 bytes written in place: a journal write formats two dates, and a string per
-        // field cost some 8,000 instructions a date.
-        return String(unsafeUninitializedCapacity: 23) { text in
+        // A year outside 0...9999 keeps all its digits (padded to four, as the formatter does).
+        let wideYear = (0...9999).contains(year) ? nil : Array(String(year).utf8)
+        let yearWidth = wideYear.map { max(4, $0.count) } ?? 4
+        // The bytes written in place: a journal write formats two dates, and a string per field
+        // cost some 8,000 instructions a date.
+        return String(unsafeUninitializedCapacity: yearWidth + 19) { text in
             func put(_ value: Int64, width: Int, at start: Int) {
                 var value = value
                 for index in (start..<start + width).reversed() {
@@ -26,47 +26,27 @@ public enum UTCTimestamp {
                     value /= 10
                 }
             }
-            put(year, width: 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, width: 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, width: 2, at: 8)
-            text[10] = UInt8(ascii: " ")
-            put(secondOfDay / 3600, width: 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, width: 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, width: 2, at: 17)
-            text[19] = UInt8(ascii: ".")
-            put(millisecond, width: 3, at: 20)
-            return 23
+            if let wideYear {
+                for index in 0..<yearWidth - wideYear.count { text[index] = UInt8(ascii: "0") }
+                for (offset, byte) in wideYear.enumerated() { text[yearWidth - wideYear.count + offset] = byte }
+            } else {
+                put(year, width: 4, at: 0)
+            }
+            let at = yearWidth
+            text[at] = UInt8(ascii: "-")
+            put(month, width: 2, at: at + 1)
+            text[at + 3] = UInt8(ascii: "-")
+            put(day, width: 2, at: at + 4)
+            text[at + 6] = UInt8(ascii: " ")
+            put(secondOfDay / 3600, width: 2, at: at + 7)
+            text[at + 9] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, width: 2, at: at + 10)
+            text[at + 12] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: at + 13)
+            text[at + 15] = UInt8(ascii: ".")
+            put(millisecond, width: 3, at: at + 16)
+            return yearWidth + 19
         }
-    }
-
-    /// The text of a year outside 0...9999, each field padded to its width and no further.
-    private static func paddedText(
-        _ year: Int64, _ month: Int64, _ day: Int64, secondOfDay: Int64, millisecond: Int64
-    ) -> String {
-        var text = ""
-        func append(_ value: Int64, width: Int) {
-            let digits = String(value)
-            if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-            text += digits
-        }
-        append(year, width: 4)
-        text += "-"
-        append(month, width: 2)
-        text += "-"
-        append(day, width: 2)
-        text += " "
-        append(secondOfDay / 3600, width: 2)
-        text += ":"
-        append(secondOfDay / 60 % 60, width: 2)
-        text += ":"
-        append(secondOfDay % 60, width: 2)
-        text += "."
-        append(millisecond, width: 3)
-        return text
     }
 
     /// The date a stored text gives: `yyyy-MM-dd`, optionally followed (after a space or `T`) by
