@@ -240,7 +240,7 @@ final class LibraryStore: Sendable {
 
     /// The file of an item; always inside the library folder.
     func url(of item: LibraryItem) -> URL {
-        folder.appending(path: Self.entryName(item.fileName), directoryHint: .notDirectory)
+        URL(filePath: path(of: item.fileName), directoryHint: .notDirectory)
     }
 
     /// The path of a stored file name's file; always inside the library folder.
