@@ -3,6 +3,7 @@
 #
 #   make_sets WWW BASE "NAME:COUNT:SIZE ..."   # files WWW/NAME/<id>.m4a, lookup answers, ids, urls
 #   start_nginx WORK WWW PORT                  # nginx on 127.0.0.1:PORT, pid in WORK/nginx.pid
+#   median N...                                # the median of numbers (words of one or more arguments)
 
 # Each set: files <id>.m4a (random bytes: nothing to tag, so the finisher keeps them as sent) and the
 # catalog's answer to /lookup for its ids, as the iTunes API gives it.
@@ -60,3 +61,5 @@ http {
 CONF
   nginx -c "$work/nginx.conf"
 }
+
+median() { printf '%s\n' $* | sort -g | awk '{a[NR]=$1} END {printf "%.15g\n", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
