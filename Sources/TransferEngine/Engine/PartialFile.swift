@@ -96,7 +96,9 @@ final class PartialFile {
     }
 
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
-    /// then, when it flushes, has `folders` flush the folder (with other renames, group commit).
+    /// then, when it flushes, has `folders` flush the folder (with other renames, group commit:
+    /// the file is announced to `folders` first, so a flush of the folder about to start covers
+    /// its rename too).
     ///
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
@@ -107,10 +109,16 @@ final class PartialFile {
             try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
             return
         }
-        try await FileWork.run { () throws(TransferError) in
-            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
+        let arrival = folders.announce(Self.folder(of: destination))
+        do {
+            try await FileWork.run { () throws(TransferError) in
+                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
+            }
+        } catch {
+            folders.withdraw(arrival)
+            throw error
         }
-        if flushes { await folders.flush(Self.folder(of: destination)) }
+        await folders.flush(after: arrival)
     }
 
     /// The open descriptor, which the caller now owns (this object no longer closes it).

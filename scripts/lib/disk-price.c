@@ -1,0 +1,162 @@
+// What the disk alone charges for a download's durability: N files of SIZE bytes written by
+// THREADS threads into one folder, each as halftunes writes it (a .part file, renamed into
+// place), with each way of making them survive a power cut. No network, no journal: the floor
+// under `halftunes download`'s default durability. Run by scripts/disk-price.
+//
+//   disk-price FOLDER N SIZE THREADS WAY
+//
+// WAY: none           write, close, rename (what --durability process-crash asks of the disk)
+//      sync-once      none, then one syncfs at the end (what curl + sync does)
+//      file           each file flushed (fsync) before its rename; the folder never
+//      file+folder    each file flushed, renamed, and its folder flushed
+//      group          each file flushed; folder flushes shared by the renames that ask while one
+//                     runs (group commit; halftunes before lever 56)
+//      arrivals       group, and a folder flush about to start first waits for the files already
+//                     flushing their bytes (lever 56: halftunes' way)
+//      syncfs-group   as arrivals, but a file's bytes are flushed by a syncfs shared by the files
+//                     that ask while one runs (one device flush for several files)
+//
+// Prints: WAY seconds, data flushes, folder flushes.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum way { NONE, SYNC_ONCE, FILE_ONLY, FILE_FOLDER, GROUP, ARRIVALS, SYNCFS_GROUP };
+static const char *names[] = {"none", "sync-once", "file", "file+folder", "group", "arrivals", "syncfs-group"};
+
+static enum way way;
+static int count, size, threads;
+static const char *folder;
+static char *bytes;
+static atomic_int next_file;
+
+// A group commit: a caller returns once an operation that began after its request has ended.
+// With `arrivals`, a leader first waits for every file announced before it to arrive or withdraw.
+struct group {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    long requested, covered, announced, lowest_pending;
+    char *arrived;  // by announcement number
+    int running, runs;
+};
+static struct group folder_group = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+static struct group data_group = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+
+static void flush_folder(void) {
+    int descriptor = open(folder, O_RDONLY | O_DIRECTORY);
+    fsync(descriptor);
+    close(descriptor);
+}
+
+static void flush_file_system(void) {
+    int descriptor = open(folder, O_RDONLY | O_DIRECTORY);
+    syncfs(descriptor);
+    close(descriptor);
+}
+
+// Under the lock: marks announcement `number` arrived and advances the lowest one pending.
+static void arrive(struct group *group, long number) {
+    group->arrived[number] = 1;
+    while (group->lowest_pending <= group->announced && group->arrived[group->lowest_pending]) group->lowest_pending++;
+    pthread_cond_broadcast(&group->changed);
+}
+
+static long announce(struct group *group) {
+    pthread_mutex_lock(&group->lock);
+    long number = ++group->announced;
+    pthread_mutex_unlock(&group->lock);
+    return number;
+}
+
+// Requests the group's operation (after `arrival` arrived, when it is not 0) and waits until one
+// that began after the request has ended; `holds`: a leader waits for earlier announcements first.
+static void commit(struct group *group, void (*operation)(void), long arrival, int holds) {
+    pthread_mutex_lock(&group->lock);
+    if (arrival) arrive(group, arrival);
+    long ticket = ++group->requested;
+    while (group->covered < ticket) {
+        if (group->running) {
+            pthread_cond_wait(&group->changed, &group->lock);
+            continue;
+        }
+        group->running = 1;
+        if (holds) {
+            long up_to = group->announced;
+            while (group->lowest_pending <= up_to) pthread_cond_wait(&group->changed, &group->lock);
+        }
+        long covering = group->requested;
+        pthread_mutex_unlock(&group->lock);
+        operation();
+        pthread_mutex_lock(&group->lock);
+        group->runs++;
+        if (covering > group->covered) group->covered = covering;
+        group->running = 0;
+        pthread_cond_broadcast(&group->changed);
+    }
+    pthread_mutex_unlock(&group->lock);
+}
+
+static void *download(void *unused) {
+    (void)unused;
+    char part[4096], destination[4096];
+    int index;
+    while ((index = atomic_fetch_add(&next_file, 1)) < count) {
+        snprintf(part, sizeof part, "%s/%d.m4a.part", folder, index);
+        snprintf(destination, sizeof destination, "%s/%d.m4a", folder, index);
+        int descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (descriptor < 0 || write(descriptor, bytes, size) != size) {
+            perror(part);
+            exit(1);
+        }
+        long arrival = way >= ARRIVALS ? announce(&folder_group) : 0;
+        if (way == SYNCFS_GROUP) {
+            close(descriptor);
+            commit(&data_group, flush_file_system, 0, 0);
+        } else {
+            if (way >= FILE_ONLY) fsync(descriptor);
+            close(descriptor);
+        }
+        rename(part, destination);
+        if (way == FILE_FOLDER) flush_folder();
+        if (way >= GROUP) commit(&folder_group, flush_folder, arrival, way >= ARRIVALS);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: disk-price FOLDER N SIZE THREADS WAY\n");
+        return 2;
+    }
+    folder = argv[1];
+    count = atoi(argv[2]);
+    size = atoi(argv[3]);
+    threads = atoi(argv[4]);
+    way = NONE;
+    while (way <= SYNCFS_GROUP && strcmp(names[way], argv[5]) != 0) way++;
+    if (count < 1 || size < 1 || threads < 1 || threads > 64 || way > SYNCFS_GROUP) {
+        fprintf(stderr, "disk-price: bad arguments\n");
+        return 2;
+    }
+    bytes = malloc(size);
+    memset(bytes, 'x', size);
+    folder_group.arrived = calloc(count + 2, 1);
+    folder_group.lowest_pending = 1;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pthread_t workers[64];
+    for (int i = 0; i < threads; i++) pthread_create(&workers[i], NULL, download, NULL);
+    for (int i = 0; i < threads; i++) pthread_join(workers[i], NULL);
+    if (way == SYNC_ONCE) flush_file_system();
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    int data = way == SYNCFS_GROUP ? data_group.runs : way >= FILE_ONLY ? count : way == SYNC_ONCE;
+    int folders = way == FILE_FOLDER ? count : folder_group.runs;
+    printf("%s %.4f %d %d\n", names[way], (end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9, data, folders);
+    return 0;
+}
