@@ -76,6 +76,32 @@ struct LibraryNamingTests {
         #expect(name(artist: "a", title: "b", ext: "../sh") == "a - b [42].sh")
     }
 
+    @Test("a path's plain extension and file name, read as text, are what URL gives; other shapes are left to URL")
+    func extensionsReadAsText() throws {
+        let paths = [
+            "/music/Bench - Track 1 [400001].m4a", "/a/b.M4A", "/a/b.tar.gz", "/a/b.", "/a/.hidden", "/a/noext", "/a/b..m4a",
+            "/a/b.m 4a", "/a/ä ö.wav", "/a.b/c", "/a/b.mp3x1", "/x.%41", "/a/b%2Ec", "/a/..m4a", "/a/.a.m4a", "/a/b.é",
+        ]
+        for path in paths {
+            let url = URL(filePath: path, directoryHint: .notDirectory)
+            let read = LibraryNaming.plainExtension(ofPath: path)
+            #expect(read == nil || read == url.pathExtension, "\(path): \(read ?? "nil") against \(url.pathExtension)")
+            #expect(LibraryNaming.fileName(ofPath: path) == url.lastPathComponent, "\(path)")
+        }
+        // Plain names are read as text (nil would leave every file to URL's decoding).
+        #expect(LibraryNaming.plainExtension(ofPath: "/music/Bench - Track 1 [400001].m4a") == "m4a")
+        #expect(LibraryNaming.plainExtension(ofPath: "/a/noext") == nil)
+        let previews = [
+            "https://audio-ssl.itunes.apple.com/x/mzaf_1.plus.aac.p.m4a?accessKey=abc", "http://h/a%20b.wav",
+            "http://h/x.%6D4a", "http://h/dir/", "http://h", "http://h/x.php#frag.mp3", "http://h/ü.MP3",
+        ]
+        for text in previews {
+            let url = try #require(URL(string: text))
+            let read = LibraryNaming.plainExtension(ofPath: url.path(percentEncoded: true))
+            #expect(read == nil || read == url.pathExtension, "\(text): \(read ?? "nil") against \(url.pathExtension)")
+        }
+    }
+
     @Test("the id is read back from a library file name")
     func trackID() {
         #expect(LibraryNaming.trackID(inFileName: "A - B [1001].wav") == 1001)

@@ -63,10 +63,47 @@ struct BatchTests {
                 await #expect(throws: TransferError.self) { try await session.start(requests) }
                 let bad = [TransferRequest(url: URL(string: "ftp://example.com/x")!, destination: twice)]
                 await #expect(throws: TransferError.self) { try await session.start(bad) }
+                // Destinations that are not absolute file paths, given as a URL or as a path.
+                for request in [
+                    TransferRequest(url: previewURL(url, 1001), destination: URL(string: "http://example.com/a.wav")!),
+                    TransferRequest(url: previewURL(url, 1001), destinationPath: "relative/a.wav"),
+                    TransferRequest(url: previewURL(url, 1001), destinationPath: ""),
+                ] {
+                    let error = await #expect(throws: TransferError.self) { try await session.start([request]) }
+                    #expect(error?.message.hasPrefix("the destination must be an absolute file path, not ") == true)
+                }
                 #expect(await session.transfers().isEmpty)
                 #expect(catalog.previewRequests.isEmpty)
                 let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 #expect(entries == ["session"])
+            }
+        }
+    }
+
+    @Test("a request by path lands as one by URL; its snapshot gives the URLs and encodes them as URLs")
+    func requestByPath() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withSession { session, folder in
+                let path = folder.appendingPathComponent("1001 by path.wav").path
+                let request = TransferRequest(url: previewURL(url, 1001), destinationPath: path, tag: "t")
+                #expect(request.destination == URL(filePath: path, directoryHint: .notDirectory))
+                let id = try await session.start([request])[0]
+                let snapshot = try await session.wait(for: id)
+                #expect(snapshot.state == .completed)
+                let expected = try #require(catalog.preview(for: 1001)).data
+                #expect(sha256Hex(try contents(URL(filePath: path))) == sha256Hex(expected))
+                #expect(snapshot.destinationPath == path)
+                #expect(snapshot.destination == URL(filePath: path, directoryHint: .notDirectory))
+                #expect(snapshot.partialFile == URL(filePath: path + ".part", directoryHint: .notDirectory))
+                #expect(snapshot.url == previewURL(url, 1001))
+                // Encoded with URLs, as the synthesized coding did: JSONEncoder writes a URL as its text.
+                let json = try JSONEncoder().encode(snapshot)
+                let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+                #expect(object["destination"] as? String == snapshot.destination.absoluteString)
+                #expect(object["partialFile"] as? String == snapshot.partialFile?.absoluteString)
+                #expect(object["url"] as? String == previewURL(url, 1001).absoluteString)
+                #expect(object["destinationPath"] == nil)
+                #expect(try JSONDecoder().decode(TransferSnapshot.self, from: json) == snapshot)
             }
         }
     }

@@ -8,6 +8,8 @@ extension DownloadService {
         var id: TransferID
         var track: Track
         var file: URL
+        /// The file's name in the library folder.
+        var fileName: String
         var warning: String?
         var trackJSON: String?
     }
@@ -84,7 +86,7 @@ extension DownloadService {
             _ = try library.add(
                 filings.map {
                     LibraryStore.Addition(
-                        track: $0.track, fileName: $0.file.lastPathComponent, warning: $0.warning, trackJSON: $0.trackJSON)
+                        track: $0.track, fileName: $0.fileName, warning: $0.warning, trackJSON: $0.trackJSON)
                 })
         } catch {
             filings.forEach { fail($0.track, error) }
@@ -110,15 +112,20 @@ extension DownloadService {
     /// A completed transfer's file under the name the library gives it, with its tag warning.
     private func prepare(_ id: TransferID, track: Track, transfer: TransferSnapshot?, location: URL) throws -> Filing {
         let ext = LibraryNaming.fileExtension(previewURL: track.previewURL, contentType: transfer?.contentType)
-        var final = location
-        if ext != location.pathExtension {
-            final = location.deletingLastPathComponent()
-                .appending(path: LibraryNaming.fileName(for: track, fileExtension: ext), directoryHint: .notDirectory)
-            if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
-            try FileManager.default.moveItem(at: location, to: final)
+        // The transfer's path is the location's (read as text: a file URL's parts are decoded on each read).
+        let path = transfer?.destinationPath
+        if ext == path.flatMap(LibraryNaming.plainExtension(ofPath:)) ?? location.pathExtension {
+            return Filing(
+                id: id, track: track, file: location,
+                fileName: path.map(LibraryNaming.fileName(ofPath:)) ?? location.lastPathComponent,
+                warning: tagger.takeWarning(for: track.id), trackJSON: DownloadTag.trackJSON(transfer?.tag))
         }
+        let final = location.deletingLastPathComponent()
+            .appending(path: LibraryNaming.fileName(for: track, fileExtension: ext), directoryHint: .notDirectory)
+        if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
+        try FileManager.default.moveItem(at: location, to: final)
         return Filing(
-            id: id, track: track, file: final, warning: tagger.takeWarning(for: track.id),
+            id: id, track: track, file: final, fileName: final.lastPathComponent, warning: tagger.takeWarning(for: track.id),
             trackJSON: DownloadTag.trackJSON(transfer?.tag))
     }
 

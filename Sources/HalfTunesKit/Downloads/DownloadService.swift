@@ -138,10 +138,7 @@ public actor DownloadService {
         let requests = starting.map { track in
             let url = track.previewURL!
             let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
-            // From the folder's path: a URL made from a whole path costs a third of one appended to.
-            return TransferRequest(
-                url: url, destination: URL(filePath: library.path(of: name), directoryHint: .notDirectory),
-                tag: DownloadTag(track: track).encoded)
+            return TransferRequest(url: url, destinationPath: library.path(of: name), tag: DownloadTag(track: track).encoded)
         }
         guard !requests.isEmpty else { return }
         // The batch's state changes come at once: a listener that keeps up may be that far behind.

@@ -126,9 +126,9 @@ public final class ProgressDisplay {
             if mode == .json { emit(WireEvent(event)) }
         case .completed(_, let file, let warning):
             let note = warning.map { " (\($0))" } ?? ""
-            line.text = "done → \(file.path)\(note)"
+            line.text = "done → \(file.path)\(note)"  // a file URL's path is decoded on each read: once here
             if mode == .json { emit(WireEvent(event)) }
-            if mode == .plain { write("\(line.title) — done → \(file.path)\(note)\n") }
+            if mode == .plain { write("\(line.title) — \(line.text)\n") }
         case .failed(_, let reason):
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }

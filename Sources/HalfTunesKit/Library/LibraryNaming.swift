@@ -23,7 +23,8 @@ public enum LibraryNaming {
     /// The extension for a preview: from the URL's path when it names an audio type, else from
     /// the server's Content-Type, else `m4a` (what the iTunes catalog serves).
     public static func fileExtension(previewURL: URL?, contentType: String? = nil) -> String {
-        let fromPath = previewURL?.pathExtension.lowercased() ?? ""
+        let fromPath =
+            (previewURL.map { plainExtension(ofPath: $0.path(percentEncoded: true)) ?? $0.pathExtension } ?? "").lowercased()
         if knownExtensions.contains(fromPath) { return fromPath }
         if let contentType {
             let mediaType =
@@ -31,6 +32,34 @@ public enum LibraryNaming {
             if let mapped = extensionsByMediaType[mediaType] { return mapped }
         }
         return "m4a"
+    }
+
+    /// What `URL.pathExtension` gives for a path whose last component is a plain `name.ext` (not
+    /// starting with a dot, the extension ASCII letters and digits, nothing percent-encoded), read
+    /// off the text; `nil` for any other shape, which the caller leaves to `URL` (on Linux a URL's
+    /// extension costs thousands of instructions: its path is decoded on each read).
+    static func plainExtension(ofPath path: String) -> String? {
+        let utf8 = path.utf8
+        let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8[utf8.index(after: $0)...] } ?? utf8[...]
+        guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")),
+            !name.contains(UInt8(ascii: "%"))
+        else { return nil }
+        let ext = name[name.index(after: dot)...]
+        guard !ext.isEmpty, ext.allSatisfy(isLetterOrDigit) else { return nil }
+        return String(decoding: ext, as: UTF8.self)
+    }
+
+    /// Whether a byte is an ASCII letter or digit.
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The last component of a file path, as `URL(filePath:).lastPathComponent` gives it for a
+    /// path that does not end in `/`.
+    static func fileName(ofPath path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     /// The track id in a library file name, if it has one.

@@ -125,8 +125,8 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
     var snapshot: TransferSnapshot {
         TransferSnapshot(
             id: transferID,
-            url: URL(string: url) ?? URL(fileURLWithPath: "/"),
-            destination: URL(filePath: destination, directoryHint: .notDirectory),
+            url: url,
+            destination: destination,
             tag: tag,
             state: transferState,
             receivedBytes: receivedBytes,
@@ -134,6 +134,6 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             failure: failure,
             contentType: contentType,
             requestHeaders: headers.isEmpty ? nil : headers,
-            partialFile: URL(filePath: partialFile, directoryHint: .notDirectory))
+            partialFile: partialFile)
     }
 }

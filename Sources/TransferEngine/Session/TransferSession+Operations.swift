@@ -28,14 +28,13 @@ extension TransferSession {
     /// - Returns: The transfers' ids, in the requests' order.
     public func start(_ requests: [TransferRequest]) throws(TransferError) -> [TransferID] {
         try ensureOpen()
-        // Each destination's path is read once (a file URL's path is percent-decoded on each read).
         var prepared: [(request: TransferRequest, path: String, headers: [String: String])] = []
         prepared.reserveCapacity(requests.count)
         var destinations = Set<String>(minimumCapacity: requests.count)
         for request in requests {
             try Self.validate(request.url)
             let headers = try RequestHeaders.validated(request.headers)
-            let path = try ensureFree(request.destination)
+            let path = try ensureFree(request)
             guard destinations.insert(path).inserted else {
                 throw TransferError(.invalidState, "two transfers cannot download to \(path)", permanent: true)
             }
@@ -47,7 +46,7 @@ extension TransferSession {
         var folders = Set<String>()
         for (request, path, headers) in prepared {
             let folder = PartialFile.folder(of: path)
-            if folders.insert(folder).inserted { try createFolder(request.destination.deletingLastPathComponent()) }
+            if folders.insert(folder).inserted { try createFolder(URL(filePath: folder, directoryHint: .isDirectory)) }
             records.append(
                 try newRecord(
                     url: request.url, destination: path, partialFile: path + ".part",
@@ -272,11 +271,12 @@ extension TransferSession {
         if isClosed { throw TransferError(.invalidState, "the transfer session is closed", permanent: true) }
     }
 
-    /// Checks that no transfer writes to `destination`, and returns its path.
-    private func ensureFree(_ destination: URL) throws(TransferError) -> String {
-        let path = destination.path
-        guard destination.isFileURL, path.hasPrefix("/") else {
-            throw TransferError(.fileSystem, "the destination must be an absolute file path, not \(destination)", permanent: true)
+    /// Checks that no transfer writes to `request`'s destination, and returns its path.
+    private func ensureFree(_ request: TransferRequest) throws(TransferError) -> String {
+        let path = request.destinationPath
+        guard path.hasPrefix("/") else {
+            let given = request.otherDestination?.description ?? path
+            throw TransferError(.fileSystem, "the destination must be an absolute file path, not \(given)", permanent: true)
         }
         if let busy = records.transfer(writing: path) {
             throw TransferError(.invalidState, "transfer \(busy.rawValue) is already downloading to \(path)", permanent: true)

@@ -115,7 +115,6 @@ extension TransferSession {
         do {
             switch outcome {
             case .completed(let bytes):
-                let destination = URL(filePath: records[id]!.destination, directoryHint: .notDirectory)
                 let complete: (inout TransferRecord) -> Void = { record in
                     record.receivedBytes = bytes
                     record.durableBytes = bytes
@@ -123,8 +122,9 @@ extension TransferSession {
                     record.setFailure(nil)
                 }
                 if configuration.forgetsCompletedTransfers {
+                    let destination = records[id]!.destination
                     try retire(.complete, id, update: complete)
-                    hub.emit(.completed(id, location: destination))
+                    hub.emit(.completed(id, location: URL(filePath: destination, directoryHint: .notDirectory)))
                 } else {
                     // Journaled (then reported) with the completions that reach the session
                     // meanwhile, in one commit (see journalCompletionsSoon()).

@@ -264,8 +264,8 @@ public actor TransferSession {
         let snapshot =
             final ?? records[id]?.snapshot
             ?? TransferSnapshot(
-                id: id, url: URL(fileURLWithPath: "/"), destination: URL(fileURLWithPath: "/"), tag: nil,
-                state: .cancelled, receivedBytes: 0, expectedBytes: nil, failure: nil, contentType: nil)
+                id: id, url: "file:///", destination: "/", tag: nil, state: .cancelled, receivedBytes: 0,
+                expectedBytes: nil, failure: nil, contentType: nil, requestHeaders: nil, partialFile: nil)
         continuations.forEach { $0.resume(returning: snapshot) }
     }
 }
