@@ -11,10 +11,10 @@ extension DownloadService {
         guard let item = try library.item(id: trackID) else {
             throw DownloadError(.notFound, "track \(trackID) is not in the library")
         }
-        let file = library.url(of: item)
-        let tagged = file.deletingLastPathComponent().appending(
-            path: file.lastPathComponent + ".tagging", directoryHint: .notDirectory)
-        let warning = await tagger.tag(item.track, file: file.path, writingTo: tagged.path)
+        let path = library.path(of: item.fileName)
+        let file = URL(filePath: path, directoryHint: .notDirectory)
+        let tagged = URL(filePath: path + ".tagging", directoryHint: .notDirectory)
+        let warning = await tagger.tag(item.track, file: path, writingTo: path + ".tagging")
         if warning == nil {
             do { try FinishedFile.move(tagged, to: file) } catch {
                 try? FileManager.default.removeItem(at: tagged)
