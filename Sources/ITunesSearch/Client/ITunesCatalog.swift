@@ -193,13 +193,14 @@ public actor ITunesCatalog {
     /// without preview or cover URLs the catalog's host may not make HalfTunes fetch.
     @concurrent
     private static func decode(_ data: Data, catalogHost: String, logger: Logger) async throws(CatalogError) -> [Track] {
-        try SearchResponse.decodeTracks(from: data).map { track in
+        let source = HostClass(catalogHost)
+        return try SearchResponse.decodeTracks(from: data).map { track in
             var track = track
-            if let url = track.previewURL, !URLPolicy.mayFetch(url, from: catalogHost) {
+            if let url = track.previewURL, !URLPolicy.mayFetch(url, fromSourceIn: source) {
                 logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
                 track.previewURL = nil
             }
-            if let url = track.artworkURL, !URLPolicy.mayFetch(url, from: catalogHost) { track.artworkURL = nil }
+            if let url = track.artworkURL, !URLPolicy.mayFetch(url, fromSourceIn: source) { track.artworkURL = nil }
             return track
         }
     }

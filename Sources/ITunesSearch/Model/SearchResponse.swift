@@ -11,95 +11,112 @@ public enum SearchResponse {
     /// - Throws: ``CatalogError/malformedResponse`` saying what was wrong, or
     ///   ``CatalogError/badRequest`` when the body is the API's `{"errorMessage": …}`.
     public static func decodeTracks(from body: Data) throws(CatalogError) -> [Track] {
-        let envelope: Envelope
-        do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: body)
-        } catch let error as DecodingError {
-            if let message = try? JSONDecoder().decode(APIErrorBody.self, from: body).errorMessage {
-                throw .badRequest(message: message)
+        guard !isUTF16Or32(body),
+            case .success(let envelope) = body.withUnsafeBytes({ bytes in
+                Result { () throws(NotJSON) in try readEnvelope(bytes) }
+            })
+        else { throw .malformedResponse(reason: "the body is not valid JSON") }
+        switch envelope {
+        case .tracks(let tracks): return tracks
+        case .errorMessage(let message): throw .badRequest(message: message)
+        case .problem(let reason): throw .malformedResponse(reason: reason)
+        }
+    }
+
+    /// Whether a body's first bytes say UTF-16 or UTF-32 (a byte-order mark of one, or a zero
+    /// byte among the first four: RFC 4627's test). The API answers in UTF-8, as RFC 8259 asks
+    /// of JSON between systems; such a body is refused as not JSON.
+    static func isUTF16Or32(_ body: Data) -> Bool {
+        body.prefix(4).contains(0) || body.starts(with: [0xFE, 0xFF]) || body.starts(with: [0xFF, 0xFE])
+    }
+
+    private enum Envelope {
+        case tracks([Track])
+        case errorMessage(String)
+        case problem(String)
+    }
+
+    /// The body read in one pass: its `results`, or why there are none (the API's
+    /// `errorMessage`, or what is wrong with the body), with `JSONDecoder`'s rules: the first of
+    /// two same keys counts, and a key that cannot be read spoils its object.
+    private static func readEnvelope(_ bytes: UnsafeRawBufferPointer) throws(NotJSON) -> Envelope {
+        var json = CatalogJSON(bytes)
+        guard try json.peek() == UInt8(ascii: "{") else {
+            try json.skipValue()
+            try json.finish()
+            return .problem("\"the body\" has the wrong type")
+        }
+        try json.beginObject()
+        var tracks: [Track]?
+        var resultsSeen = false
+        var errorMessage: Range<Int>?
+        var errorMessageSeen = false
+        var first = true
+        while let rawKey = try json.nextKey(&first) {
+            let key = ResultField.key(json, rawKey)
+            if key == nil { throw NotJSON() }
+            if key == "results", !resultsSeen {
+                resultsSeen = true
+                if try json.peek() == UInt8(ascii: "[") {
+                    tracks = try readResults(&json)
+                    continue
+                }
+            } else if key == "errorMessage", !errorMessageSeen {
+                errorMessageSeen = true
+                if try json.peek() == UInt8(ascii: "\"") {
+                    errorMessage = try json.string()
+                    continue
+                }
             }
-            throw .malformedResponse(reason: describe(error))
-        } catch {
-            throw .malformedResponse(reason: "\(error)")
+            try json.skipValue()
         }
-        return envelope.results.compactMap(\.track)
+        try json.finish()
+        if let tracks { return .tracks(tracks) }
+        if let message = errorMessage.flatMap(json.text) { return .errorMessage(message) }
+        return .problem(resultsSeen ? "\"results\" has the wrong type" : "the JSON has no \"results\" field")
     }
 
-    private struct Envelope: Decodable {
-        var results: [LenientResult]
+    /// The songs of the `results` array that starts here.
+    private static func readResults(_ json: inout CatalogJSON) throws(NotJSON) -> [Track] {
+        try json.beginArray()
+        var tracks: [Track] = []
+        var first = true
+        while try json.nextElement(&first) {
+            if try json.peek() == UInt8(ascii: "{") {
+                if let track = try readResult(&json) { tracks.append(track) }
+            } else {
+                try json.skipValue()
+            }
+        }
+        return tracks
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "the body is not valid JSON"
-        case .keyNotFound(let key, _):
-            return "the JSON has no \"\(key.stringValue)\" field"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\"\(path.isEmpty ? "the body" : path)\" has the wrong type"
-        case .dataCorrupted(let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
+    /// One element of `results`, read field by field so a bad field costs only that field.
+    private static func readResult(_ json: inout CatalogJSON) throws(NotJSON) -> Track? {
+        try json.beginObject()
+        var fields = ResultFields()
+        var readable = true
+        var first = true
+        while let rawKey = try json.nextKey(&first) {
+            guard let field = ResultField(json, rawKey: rawKey, readable: &readable), !fields.has(field) else {
+                try json.skipValue()
+                continue
+            }
+            let byte = try json.peek()
+            if field.isNumber, byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 {
+                fields.set(field, try json.number())
+            } else if !field.isNumber, byte == UInt8(ascii: "\"") {
+                fields.set(field, try json.string())
+            } else {
+                fields.set(field, nil)
+                try json.skipValue()
+            }
         }
+        return readable ? fields.track(json) : nil
     }
 }
 
 /// The body the API sends with HTTP 400: `{"errorMessage": "...", "queryParameters": {...}}`.
 struct APIErrorBody: Decodable {
     var errorMessage: String
-}
-
-/// One element of `results`, decoded field by field so a bad field costs only that field.
-struct LenientResult: Decodable {
-    var track: Track?
-
-    private enum Key: String, CodingKey {
-        case wrapperType, kind, trackId, trackName, trackCensoredName, artistName, collectionName
-        case artworkUrl100, artworkUrl60, artworkUrl30, trackTimeMillis, previewUrl
-        case primaryGenreName, releaseDate, trackExplicitness, trackViewUrl, trackNumber, trackCount
-    }
-
-    init(from decoder: any Decoder) {
-        guard let c = try? decoder.container(keyedBy: Key.self) else { return }
-        func string(_ key: Key) -> String? {
-            guard let value = try? c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            return value.isEmpty ? nil : value
-        }
-        // Lookup can answer with artists and albums, Search with music videos: only songs count.
-        if let wrapperType = string(.wrapperType), wrapperType != "track" { return }
-        if let kind = string(.kind), kind != "song" { return }
-        guard let id = try? c.decodeIfPresent(Int.self, forKey: .trackId), id > 0 else { return }
-
-        track = Track(
-            id: id,
-            name: string(.trackName) ?? string(.trackCensoredName) ?? "Untitled",
-            artist: string(.artistName) ?? "Unknown Artist",
-            album: string(.collectionName),
-            artworkURL: (string(.artworkUrl100) ?? string(.artworkUrl60) ?? string(.artworkUrl30))
-                .flatMap(Self.webURL),
-            durationMs: (try? c.decodeIfPresent(Int.self, forKey: .trackTimeMillis)) ?? nil,
-            previewURL: string(.previewUrl).flatMap(Self.webURL),
-            genre: string(.primaryGenreName),
-            releaseDate: string(.releaseDate).flatMap(Self.parseDate),
-            explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:)),
-            storeURL: string(.trackViewUrl).flatMap(Self.webURL),
-            trackNumber: Self.positive((try? c.decodeIfPresent(Int.self, forKey: .trackNumber)) ?? nil),
-            trackCount: Self.positive((try? c.decodeIfPresent(Int.self, forKey: .trackCount)) ?? nil)
-        )
-    }
-
-    /// A number that means something only when positive (a track number, a count).
-    static func positive(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
-
-    /// Only http(s) URLs with a host: a catalog must never make HalfTunes open a file or odd scheme.
-    static func webURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), URLPolicy.problem(with: url) == nil else { return nil }
-        return url
-    }
-
-    static func parseDate(_ string: String) -> Date? {
-        try? Date(string, strategy: .iso8601)
-    }
 }

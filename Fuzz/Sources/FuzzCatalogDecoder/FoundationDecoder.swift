@@ -1,0 +1,1 @@
+../../../Tests/ITunesSearchTests/FoundationDecoder.swift
