@@ -38,7 +38,10 @@ let package = Package(
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SQLiteSettings",
-            dependencies: ["CSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "CSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(
             name: "ITunesSearch",
             dependencies: [

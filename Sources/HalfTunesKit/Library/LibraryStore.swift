@@ -267,13 +267,27 @@ final class LibraryStore: Sendable {
     /// Inserts a row or updates the one of its track, through one prepared statement (no record
     /// encoding; the triggers keep the totals either way).
     static func upsert(_ row: Row, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: upsertSQL)
-        try statement.execute(arguments: [
-            row.id, row.trackJSON, row.fileName, UTCTimestamp.text(row.addedAt), row.seq, row.fileSize, row.name,
-            row.artist, row.album, row.artworkURL, row.durationMs, row.previewURL, row.genre,
-            row.releaseDate.map(UTCTimestamp.text), row.explicitness, row.storeURL, row.trackNumber, row.trackCount,
-            row.warning,
-        ])
+        try db.cachedStatement(sql: upsertSQL).run { values in
+            values.bind(row.id)
+            values.bind(row.trackJSON)
+            values.bind(row.fileName)
+            values.bind(UTCTimestamp.text(row.addedAt))
+            values.bind(row.seq)
+            values.bind(row.fileSize)
+            values.bind(row.name)
+            values.bind(row.artist)
+            values.bind(row.album)
+            values.bind(row.artworkURL)
+            values.bind(row.durationMs)
+            values.bind(row.previewURL)
+            values.bind(row.genre)
+            values.bind(row.releaseDate.map(UTCTimestamp.text))
+            values.bind(row.explicitness)
+            values.bind(row.storeURL)
+            values.bind(row.trackNumber)
+            values.bind(row.trackCount)
+            values.bind(row.warning)
+        }
     }
 
     private static let upsertSQL: String = {

@@ -89,13 +89,27 @@ final class TransferJournal: Sendable {
     /// rowid, its index entry untouched), where a replace deletes it and inserts it anew at the
     /// table's end, writing the old page, the last page and the index's page (and freeing pages).
     private static func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: storeSQL)
-        try statement.execute(arguments: [
-            record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
-            record.receivedBytes, record.durableBytes, record.expectedBytes, record.etag, record.lastModified,
-            record.contentType, record.errorCode, record.errorMessage, record.errorPermanent,
-            UTCTimestamp.text(record.createdAt), UTCTimestamp.text(updatedAt), record.requestHeaders,
-        ])
+        try db.cachedStatement(sql: storeSQL).run { values in
+            values.bind(record.id)
+            values.bind(record.seq)
+            values.bind(record.url)
+            values.bind(record.destination)
+            values.bind(record.partialFile)
+            values.bind(record.tag)
+            values.bind(record.state)
+            values.bind(record.receivedBytes)
+            values.bind(record.durableBytes)
+            values.bind(record.expectedBytes)
+            values.bind(record.etag)
+            values.bind(record.lastModified)
+            values.bind(record.contentType)
+            values.bind(record.errorCode)
+            values.bind(record.errorMessage)
+            values.bind(record.errorPermanent)
+            values.bind(UTCTimestamp.text(record.createdAt))
+            values.bind(UTCTimestamp.text(updatedAt))
+            values.bind(record.requestHeaders)
+        }
     }
 
     /// The upsert of ``store(_:updatedAt:in:)``, from one list of columns (the order of its arguments).
