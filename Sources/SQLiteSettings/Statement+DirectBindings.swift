@@ -2,8 +2,8 @@ import GRDB
 import GRDBSQLite
 
 extension Statement {
-    /// Runs a statement that returns no rows once, with the values `bind` gives its parameters
-    /// in order, bound with SQLite's own calls.
+    /// Runs a statement once, with the values `bind` gives its parameters in order, bound with
+    /// SQLite's own calls (the rows it may give are passed over).
     ///
     /// For the few statements run thousands of times a batch (a journal's upsert, a library's):
     /// GRDB's `execute(arguments:)` builds a `StatementArguments` of existentials (~10 k
@@ -14,6 +14,24 @@ extension Statement {
     /// - Throws: `DatabaseError` when SQLite fails, or when `bind` gives a number of values the
     ///   statement does not take.
     public func run(binding bind: (inout StatementBindings) throws -> Void) throws {
+        try step(binding: bind) { _ in }
+    }
+
+    /// Runs a statement once as ``run(binding:)`` does, giving the integer in the first column of
+    /// its first row (an `UPDATE … RETURNING` of a counter, say): `nil` when it gives no row or
+    /// `NULL`.
+    public func runReturningInteger(binding bind: (inout StatementBindings) throws -> Void) throws -> Int64? {
+        var value: Int64?
+        try step(binding: bind) { handle in
+            if value == nil, sqlite3_column_type(handle, 0) != SQLITE_NULL { value = sqlite3_column_int64(handle, 0) }
+        }
+        return value
+    }
+
+    /// Binds, then steps the statement to its end (each row given to `row`), and resets it.
+    private func step(
+        binding bind: (inout StatementBindings) throws -> Void, row: (SQLiteStatement) -> Void
+    ) throws {
         let handle = sqliteStatement
         sqlite3_reset(handle)
         var bindings = StatementBindings(handle)
@@ -24,13 +42,20 @@ extension Statement {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE, message: "\(bindings.count) values for \(expected) parameters", sql: sql)
         }
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(handle)))
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW {
+                row(handle)
+                continue
+            }
+            guard code == SQLITE_DONE else {
+                let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(handle)))
+                sqlite3_reset(handle)
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            }
             sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            return
         }
-        sqlite3_reset(handle)
     }
 }
 

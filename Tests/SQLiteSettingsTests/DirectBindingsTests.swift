@@ -94,6 +94,39 @@ struct DirectBindingsTests {
         #expect(try rows(queue).map(\.note) == ["first", "second", "third"])
     }
 
+    @Test("a statement's first integer: a counter's new value, nil for no row or NULL")
+    func returningInteger() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER)")
+            try db.execute(sql: "INSERT INTO counter VALUES (1, 10), (2, NULL), (3, 30)")
+            let add = try db.makeStatement(sql: "UPDATE counter SET value = value + ? WHERE id = ? RETURNING value")
+            for (amount, wanted) in [(5, 15), (100, 115)] {
+                let value = try add.runReturningInteger { values in
+                    values.bind(amount)
+                    values.bind(1)
+                }
+                #expect(value == Int64(wanted))
+            }
+            #expect(
+                try add.runReturningInteger { values in
+                    values.bind(1)
+                    values.bind(2)
+                } == nil)
+            #expect(
+                try add.runReturningInteger { values in
+                    values.bind(1)
+                    values.bind(9)
+                } == nil)
+            let all = try db.makeStatement(sql: "UPDATE counter SET value = 0 WHERE id <> ? RETURNING id")
+            let first = try all.runReturningInteger { $0.bind(2) }
+            #expect(first == 1 || first == 3)
+        }
+        // Every row a RETURNING statement touched is changed, not only the first it gave.
+        let values = try queue.read { db in try Int64?.fetchAll(db, sql: "SELECT value FROM counter ORDER BY id") }
+        #expect(values == [0, nil, 0])
+    }
+
     @Test("too few or too many values is an error, and nothing is written")
     func wrongCount() throws {
         let queue = try database()

@@ -105,9 +105,19 @@ struct TransferTableTests {
             table[id] = record(1, seq: 1, state: state)
             #expect(table.transfer(writing: "/music/1.m4a") == id, "\(state)")
         }
+        // A transfer under way that changes destination frees the old one.
+        var moved = record(1, seq: 1, state: .paused)
+        moved.destination = "/music/moved.m4a"
+        table[id] = moved
+        #expect(table.transfer(writing: "/music/1.m4a") == nil)
+        #expect(table.transfer(writing: "/music/moved.m4a") == id)
+        table[id] = record(1, seq: 1, state: .running)
+        #expect(table.transfer(writing: "/music/moved.m4a") == nil)
+        #expect(table.transfer(writing: "/music/1.m4a") == id)
         table[id] = record(1, seq: 1, state: .completed)
         #expect(table.transfer(writing: "/music/1.m4a") == nil)
         table[id] = record(1, seq: 1, state: .queued)
+        #expect(table.transfer(writing: "/music/1.m4a") == id)
         table[id] = nil
         #expect(table.transfer(writing: "/music/1.m4a") == nil)
         #expect(table.transfer(writing: "/music/2.m4a") == nil)

@@ -169,8 +169,11 @@ final class LibraryStore: Sendable {
         // 2,000 parameters in ~8 ms, where reading them from the array takes well under one.
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try database.read { db in
+            // Prepared once per connection: preparing it took as long as running it (~0.5 M
+            // instructions for 200 ids).
             try Row.fetchAll(
-                db, sql: "SELECT * FROM \(Row.databaseTableName) WHERE id IN (SELECT value FROM json_each(?))",
+                db.cachedStatement(
+                    sql: "SELECT * FROM \(Row.databaseTableName) WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: [list])
         }
         // No folder (a library on a disk not mounted): the index as it is, as a listing does.
@@ -309,11 +312,9 @@ final class LibraryStore: Sendable {
     /// Takes `count` change numbers in one step (one statement for a batch of additions, not one
     /// each) and returns the first; they follow it in order.
     static func reserveSeqs(_ count: Int, _ db: Database) throws -> Int64 {
-        let last =
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq"),
-                arguments: [count]) ?? 0
-        return last - Int64(count) + 1
+        let last = try db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq")
+            .runReturningInteger { $0.bind(count) }
+        return (last ?? 0) - Int64(count) + 1
     }
 
     static func item(_ row: Row) -> LibraryItem? {

@@ -20,9 +20,17 @@ struct TransferTable: Sendable {
     subscript(id: TransferID) -> TransferRecord? {
         get { byID[id] }
         set {
-            if let old = byID[id] { unindex(old) }
-            byID[id] = newValue
-            if let newValue { index(newValue) }
+            // One lookup by id, not two; and a transfer that stays under way at the same
+            // destination keeps its entry there (each of a file's state changes rehashed its path
+            // twice): a destination has one transfer under way at most (`Session` refuses a
+            // second), so the entry is this transfer's.
+            let old = newValue.map { byID.updateValue($0, forKey: id) } ?? byID.removeValue(forKey: id)
+            let oldState = old?.transferState
+            let newState = newValue?.transferState
+            let keepsDestination =
+                oldState?.isFinal == false && newState?.isFinal == false && old?.destination == newValue?.destination
+            if let old, let oldState { unindex(old, state: oldState, destination: !keepsDestination) }
+            if let newValue, let newState { index(newValue, state: newState, destination: !keepsDestination) }
         }
     }
 
@@ -51,19 +59,17 @@ struct TransferTable: Sendable {
         return lastSequence
     }
 
-    private mutating func index(_ record: TransferRecord) {
+    private mutating func index(_ record: TransferRecord, state: TransferState, destination: Bool) {
         lastSequence = max(lastSequence, record.seq)
-        let state = record.transferState
-        if !state.isFinal { destinations[record.destination] = record.transferID }
+        if destination, !state.isFinal { destinations[record.destination] = record.transferID }
         if state == .queued {
             let entry = (seq: record.seq, id: record.transferID, host: record.host)
             queue.insert(entry, at: position(of: record.seq))
         }
     }
 
-    private mutating func unindex(_ record: TransferRecord) {
-        let state = record.transferState
-        if !state.isFinal, destinations[record.destination] == record.transferID {
+    private mutating func unindex(_ record: TransferRecord, state: TransferState, destination: Bool) {
+        if destination, !state.isFinal, destinations[record.destination] == record.transferID {
             destinations[record.destination] = nil
         }
         if state == .queued {
