@@ -33,13 +33,21 @@ public struct Scheduler: Sendable, Hashable {
     public func admit<ID, Queue: Sequence<(id: ID, host: String)>>(
         queued: Queue, runningHosts: [String], waitingOnly: Bool = false
     ) -> [ID] {
+        admitted(queued: queued, runningHosts: runningHosts, waitingOnly: waitingOnly).map(\.id)
+    }
+
+    /// ``admit(queued:runningHosts:waitingOnly:)``, each admitted transfer with its host (the
+    /// session starts it on that host without working the host out of its URL again).
+    func admitted<ID, Queue: Sequence<(id: ID, host: String)>>(
+        queued: Queue, runningHosts: [String], waitingOnly: Bool = false
+    ) -> [(id: ID, host: String)] {
         var perHost: [String: Int] = [:]
         for host in runningHosts { perHost[host, default: 0] += 1 }
         // Transfers with a connection: a host's beyond its limit are waiting for one of them.
         var connected = waitingOnly ? maxConcurrent : perHost.values.reduce(0) { $0 + min($1, maxPerHost) }
         // Hosts whose connections are all busy and where another request may still wait.
         var canWait = Set(perHost.filter { isFull($0.value) && $0.value < maxPerHost + waitingPerHost }.keys)
-        var admitted: [ID] = []
+        var admitted: [(id: ID, host: String)] = []
         for (id, host) in queued {
             // Nothing more can start, nor wait: the rest of the queue need not be read.
             if connected >= maxConcurrent, canWait.isEmpty { break }
@@ -54,7 +62,7 @@ public struct Scheduler: Sendable, Hashable {
                 // A host at its limit does not hold up transfers from other hosts behind it.
                 continue
             }
-            admitted.append(id)
+            admitted.append((id, host))
             perHost[host] = count + 1
         }
         return admitted

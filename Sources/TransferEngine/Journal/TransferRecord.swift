@@ -90,7 +90,13 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
             else { return nil }
             port = value
         }
-        return "\(String(Substring(name)).lowercased()):\(port)"
+        // Written as bytes: the name lowercased (ASCII, checked above), a colon, the port.
+        var key: [UInt8] = []
+        key.reserveCapacity(name.count + 6)
+        for byte in name { key.append(byte | (byte &- UInt8(ascii: "A") < 26 ? 0x20 : 0)) }
+        key.append(UInt8(ascii: ":"))
+        key.append(contentsOf: String(port).utf8)
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// The caller's request header fields.

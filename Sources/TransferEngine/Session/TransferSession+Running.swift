@@ -14,18 +14,19 @@ extension TransferSession {
         guard !full || scheduler.waitingPerHost > 0 else { return }
         let queued = records.queued
         guard !queued.isEmpty else { return }
-        for id in scheduler.admit(queued: queued, runningHosts: Array(connectedHosts.values), waitingOnly: full) {
-            launch(id)
+        for (id, host) in scheduler.admitted(queued: queued, runningHosts: Array(connectedHosts.values), waitingOnly: full) {
+            launch(id, host: host)
         }
     }
 
-    private func launch(_ id: TransferID) {
+    /// Starts a queued transfer, which connects to `host` (its record's, as the queue keeps it).
+    private func launch(_ id: TransferID, host: String) {
         let record: TransferRecord
         do { record = try apply(.schedule, to: id, journaled: false) } catch {
             logger.error("cannot start transfer", metadata: ["transfer": "\(id)", "error": "\(error)"])
             return
         }
-        connectedHosts[id] = record.host
+        connectedHosts[id] = host
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
             validator: record.validator, headers: record.headers, tag: record.tag)
