@@ -226,7 +226,7 @@ final class LibraryStore: Sendable {
             for var row in rows {
                 row.seq = seq
                 seq += 1
-                try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").execute(arguments: [row.id])
+                try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").run { $0.bind(row.id) }
                 try Self.upsert(row, in: db)
             }
         }

@@ -138,17 +138,22 @@ final class TransferJournal: Sendable {
                         updatedAt = ?
                     WHERE id = ?
                     """
-            ).execute(
-                arguments: [
-                    checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
-                    checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
-                    UTCTimestamp.text(Date()), id.rawValue,
-                ])
+            ).run { values in
+                values.bind(checkpoint.validator.etag)
+                values.bind(checkpoint.validator.lastModified)
+                values.bind(checkpoint.expectedBytes)
+                values.bind(checkpoint.receivedBytes)
+                values.bind(checkpoint.durableBytes)
+                values.bind(checkpoint.receivedBytes)
+                values.bind(checkpoint.contentType)
+                values.bind(UTCTimestamp.text(Date()))
+                values.bind(id.rawValue)
+            }
         }
     }
 
     private static func remove(_ id: TransferID, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").execute(arguments: [id.rawValue])
+        try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").run { $0.bind(id.rawValue) }
     }
 
     /// A stored setting.
