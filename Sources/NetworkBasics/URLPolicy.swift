@@ -11,7 +11,13 @@ public enum URLPolicy {
     }
 
     /// Whether a string is an http(s) URL with a host.
-    public static func isWebURL(_ string: String) -> Bool { URL(string: string).map { problem(with: $0) == nil } ?? false }
+    public static func isWebURL(_ string: String) -> Bool { webURL(string) != nil }
+
+    /// The http(s) URL with a host a string spells, `nil` for anything else.
+    public static func webURL(_ string: String) -> URL? {
+        guard let url = URL(string: string), problem(with: url) == nil else { return nil }
+        return url
+    }
 
     /// Whether a URL that a remote source (a catalog at `sourceHost`) handed over may be fetched:
     /// an http(s) URL with a host and no user info; and a source on the public internet may not

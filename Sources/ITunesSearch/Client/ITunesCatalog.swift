@@ -182,7 +182,7 @@ public actor ITunesCatalog {
             pacer?.block(until: time.now() + (wait ?? .seconds(60)))
             throw .rateLimited(status: status, retryAfter: wait)
         case 400..<500:
-            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: data))?.errorMessage
+            let message = SearchResponse.errorMessage(in: data)
             throw .badRequest(message: message ?? "HTTP \(status)")
         default:
             throw .serverError(status: status)

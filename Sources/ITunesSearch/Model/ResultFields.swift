@@ -52,9 +52,6 @@ enum ResultField: Int, CaseIterable {
         }
         return nil
     }
-
-    /// A key of the body's top level, `nil` when it cannot be read.
-    static func key(_ json: CatalogJSON, _ rawKey: Range<Int>) -> String? { json.text(rawKey) }
 }
 
 /// The fields of one catalog result as read (their raw text in the body), turned into a track
@@ -83,30 +80,25 @@ struct ResultFields {
         if let wrapperType = string(.wrapperType), wrapperType != "track" { return nil }
         if let kind = string(.kind), kind != "song" { return nil }
         guard let id = integer(.trackId), id > 0 else { return nil }
+        // URLs only http(s) with a host: a catalog must never make HalfTunes open a file or an odd scheme.
         return Track(
             id: id,
             name: string(.trackName) ?? string(.trackCensoredName) ?? "Untitled",
             artist: string(.artistName) ?? "Unknown Artist",
             album: string(.collectionName),
-            artworkURL: (string(.artworkUrl100) ?? string(.artworkUrl60) ?? string(.artworkUrl30)).flatMap(Self.webURL),
+            artworkURL: (string(.artworkUrl100) ?? string(.artworkUrl60) ?? string(.artworkUrl30)).flatMap(URLPolicy.webURL),
             durationMs: integer(.trackTimeMillis),
-            previewURL: string(.previewUrl).flatMap(Self.webURL),
+            previewURL: string(.previewUrl).flatMap(URLPolicy.webURL),
             genre: string(.primaryGenreName),
             releaseDate: string(.releaseDate).flatMap(Self.parseDate),
             explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:)),
-            storeURL: string(.trackViewUrl).flatMap(Self.webURL),
+            storeURL: string(.trackViewUrl).flatMap(URLPolicy.webURL),
             trackNumber: Self.positive(integer(.trackNumber)),
             trackCount: Self.positive(integer(.trackCount)))
     }
 
     /// A number that means something only when positive (a track number, a count).
     static func positive(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
-
-    /// Only http(s) URLs with a host: a catalog must never make HalfTunes open a file or odd scheme.
-    static func webURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), URLPolicy.problem(with: url) == nil else { return nil }
-        return url
-    }
 
     static func parseDate(_ string: String) -> Date? {
         try? Date(string, strategy: .iso8601)

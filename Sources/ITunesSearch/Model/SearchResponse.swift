@@ -11,17 +11,16 @@ public enum SearchResponse {
     /// - Throws: ``CatalogError/malformedResponse`` saying what was wrong, or
     ///   ``CatalogError/badRequest`` when the body is the API's `{"errorMessage": …}`.
     public static func decodeTracks(from body: Data) throws(CatalogError) -> [Track] {
-        guard !isUTF16Or32(body),
-            case .success(let envelope) = body.withUnsafeBytes({ bytes in
-                Result { () throws(NotJSON) in try readEnvelope(bytes) }
-            })
-        else { throw .malformedResponse(reason: "the body is not valid JSON") }
-        switch envelope {
-        case .tracks(let tracks): return tracks
-        case .errorMessage(let message): throw .badRequest(message: message)
-        case .problem(let reason): throw .malformedResponse(reason: reason)
-        }
+        guard let envelope = read(body) else { throw .malformedResponse(reason: "the body is not valid JSON") }
+        if let tracks = envelope.tracks { return tracks }
+        if let message = envelope.errorMessage { throw .badRequest(message: message) }
+        guard envelope.isObject else { throw .malformedResponse(reason: "\"the body\" has the wrong type") }
+        throw .malformedResponse(
+            reason: envelope.resultsSeen ? "\"results\" has the wrong type" : "the JSON has no \"results\" field")
     }
+
+    /// The API's `errorMessage` in a body (what it answers an HTTP 400 with), if it has one.
+    static func errorMessage(in body: Data) -> String? { read(body)?.errorMessage }
 
     /// Whether a body's first bytes say UTF-16 or UTF-32 (a byte-order mark of one, or a zero
     /// byte among the first four: RFC 4627's test). The API answers in UTF-8, as RFC 8259 asks
@@ -30,35 +29,49 @@ public enum SearchResponse {
         body.prefix(4).contains(0) || body.starts(with: [0xFE, 0xFF]) || body.starts(with: [0xFF, 0xFE])
     }
 
-    private enum Envelope {
-        case tracks([Track])
-        case errorMessage(String)
-        case problem(String)
+    /// What a body holds at its top level.
+    private struct Envelope {
+        /// Whether the body is an object at all.
+        var isObject = true
+        /// The songs of its `results`, when that is an array.
+        var tracks: [Track]?
+        /// Whether it has a `results` field (of whatever type).
+        var resultsSeen = false
+        /// Its `errorMessage`, when that is a string.
+        var errorMessage: String?
     }
 
-    /// The body read in one pass: its `results`, or why there are none (the API's
-    /// `errorMessage`, or what is wrong with the body), with `JSONDecoder`'s rules: the first of
-    /// two same keys counts, and a key that cannot be read spoils its object.
+    /// The body read in one pass, `nil` when it is not JSON.
+    private static func read(_ body: Data) -> Envelope? {
+        guard !isUTF16Or32(body),
+            case .success(let envelope) = body.withUnsafeBytes({ bytes in
+                Result { () throws(NotJSON) in try readEnvelope(bytes) }
+            })
+        else { return nil }
+        return envelope
+    }
+
+    /// The body's top level read with `JSONDecoder`'s rules: the first of two same keys counts,
+    /// and a key that cannot be read spoils its object.
     private static func readEnvelope(_ bytes: UnsafeRawBufferPointer) throws(NotJSON) -> Envelope {
         var json = CatalogJSON(bytes)
+        var envelope = Envelope()
         guard try json.peek() == UInt8(ascii: "{") else {
             try json.skipValue()
             try json.finish()
-            return .problem("\"the body\" has the wrong type")
+            envelope.isObject = false
+            return envelope
         }
         try json.beginObject()
-        var tracks: [Track]?
-        var resultsSeen = false
         var errorMessage: Range<Int>?
         var errorMessageSeen = false
         var first = true
         while let rawKey = try json.nextKey(&first) {
-            let key = ResultField.key(json, rawKey)
-            if key == nil { throw NotJSON() }
-            if key == "results", !resultsSeen {
-                resultsSeen = true
+            guard let key = json.text(rawKey) else { throw NotJSON() }
+            if key == "results", !envelope.resultsSeen {
+                envelope.resultsSeen = true
                 if try json.peek() == UInt8(ascii: "[") {
-                    tracks = try readResults(&json)
+                    envelope.tracks = try readResults(&json)
                     continue
                 }
             } else if key == "errorMessage", !errorMessageSeen {
@@ -71,9 +84,8 @@ public enum SearchResponse {
             try json.skipValue()
         }
         try json.finish()
-        if let tracks { return .tracks(tracks) }
-        if let message = errorMessage.flatMap(json.text) { return .errorMessage(message) }
-        return .problem(resultsSeen ? "\"results\" has the wrong type" : "the JSON has no \"results\" field")
+        envelope.errorMessage = errorMessage.flatMap(json.text)
+        return envelope
     }
 
     /// The songs of the `results` array that starts here.
@@ -114,9 +126,4 @@ public enum SearchResponse {
         }
         return readable ? fields.track(json) : nil
     }
-}
-
-/// The body the API sends with HTTP 400: `{"errorMessage": "...", "queryParameters": {...}}`.
-struct APIErrorBody: Decodable {
-    var errorMessage: String
 }
