@@ -151,4 +151,21 @@ struct EventHubTests {
         }
         #expect(hub.backlogs.isEmpty)
     }
+
+    @Test("of three listeners, the one let go is the one unsubscribed; the others still get every event")
+    func droppedAmongOthers() async {
+        let hub = hub(limit: 8)
+        let first = hub.subscribe()
+        do {
+            let second = hub.subscribeBatches()
+            hub.emit(.state(1, "a"))
+            #expect(hub.backlogs == [1, 1])
+            _ = second
+        }
+        let third = hub.subscribe()
+        hub.emit(.state(2, "b"))
+        #expect(hub.backlogs == [2, 1], "the first listener holds both events, the third the one after it came")
+        #expect(await drain(first, count: 2) == [.state(1, "a"), .state(2, "b")])
+        #expect(await drain(third, count: 1) == [.state(2, "b")])
+    }
 }

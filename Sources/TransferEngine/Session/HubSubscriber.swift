@@ -2,20 +2,29 @@ import Synchronization
 
 /// One subscriber of an ``EventHub``: its undelivered events, never more than the bound's limit,
 /// and the consumer waiting for the next one.
+///
+/// Inlinable, as ``EventHub``'s work is (see there), so that it runs specialized to the events of
+/// the layer that owns the hub.
+@usableFromInline
 final class HubSubscriber<Event: Sendable>: Sendable {
-    private struct State: ~Copyable {
+    @usableFromInline
+    struct State: ~Copyable {
         /// Undelivered events are `buffer[head...]`; `buffer[i]` is event number `base + i`.
-        var buffer: [Event] = []
-        var head = 0
-        var base = 0
+        @usableFromInline var buffer: [Event] = []
+        @usableFromInline var head = 0
+        @usableFromInline var base = 0
         /// The number of the undelivered replaceable event of each subject.
-        var replaceable: [SubjectKey: Int] = [:]
-        var waiter: CheckedContinuation<Event?, Never>?
+        @usableFromInline var replaceable: [SubjectKey: Int] = [:]
+        @usableFromInline var waiter: CheckedContinuation<Event?, Never>?
         /// No event is taken any more; the stream ends once the buffer is delivered.
-        var closed = false
+        @usableFromInline var closed = false
 
+        init() {}
+
+        @inlinable
         var backlog: Int { buffer.count - head }
 
+        @inlinable
         mutating func take() -> Event? {
             guard head < buffer.count else { return nil }
             let event = buffer[head]
@@ -29,28 +38,32 @@ final class HubSubscriber<Event: Sendable>: Sendable {
         }
     }
 
-    private enum Outcome {
+    @usableFromInline
+    enum Outcome {
         case event(Event)
         case end
         case wait
     }
 
-    private enum BatchOutcome {
+    @usableFromInline
+    enum BatchOutcome {
         case events([Event])
         case end
         case wait
     }
 
-    private let bound: EventHub<Event>.Bound
-    private let floor: BacklogFloor
-    private let state = Mutex(State())
+    @usableFromInline let bound: EventHub<Event>.Bound
+    @usableFromInline let floor: BacklogFloor
+    @usableFromInline let state = Mutex(State())
 
+    @usableFromInline
     init(bound: EventHub<Event>.Bound, floor: BacklogFloor) {
         self.bound = bound
         self.floor = floor
     }
 
     /// Takes an event; `false` when this subscriber takes no more (it fell behind or finished).
+    @inlinable
     func offer(_ event: Event) -> Bool {
         let subject = bound.subject(event).map(SubjectKey.init)
         let replaceable = bound.isReplaceable(event)
@@ -82,6 +95,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
     }
 
     /// The next event, waiting for one; `nil` once closed and delivered.
+    @inlinable
     func next() async -> Event? {
         await withCheckedContinuation { continuation in
             let outcome = state.withLock { state -> Outcome in
@@ -100,6 +114,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
 
     /// The events waiting, up to `limit` of them, in order; when none waits, the next one alone
     /// (waiting for it); `nil` once closed and delivered.
+    @inlinable
     func nextBatch(limit: Int) async -> [Event]? {
         let outcome = state.withLock { state -> BatchOutcome in
             var batch: [Event] = []
@@ -115,6 +130,7 @@ final class HubSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Takes no more events; the consumer gets what is buffered, then the end.
+    @usableFromInline
     func finish() {
         let waiter = state.withLock { state in
             state.closed = true
@@ -125,11 +141,16 @@ final class HubSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Undelivered events.
+    @usableFromInline
     var backlog: Int { state.withLock { $0.backlog } }
 }
 
 /// A subject as a dictionary key. (`AnyHashable` is not `Sendable`; the subjects a bound gives
 /// are the ids of downloads, which are.)
-private struct SubjectKey: Hashable, @unchecked Sendable {
-    let value: AnyHashable
+@usableFromInline
+struct SubjectKey: Hashable, @unchecked Sendable {
+    @usableFromInline let value: AnyHashable
+
+    @usableFromInline
+    init(_ value: AnyHashable) { self.value = value }
 }
