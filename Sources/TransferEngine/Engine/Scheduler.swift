@@ -41,32 +41,53 @@ public struct Scheduler: Sendable, Hashable {
     func admitted<ID, Queue: Sequence<(id: ID, host: String)>>(
         queued: Queue, runningHosts: [String], waitingOnly: Bool = false
     ) -> [(id: ID, host: String)] {
-        var perHost: [String: Int] = [:]
-        for host in runningHosts { perHost[host, default: 0] += 1 }
+        // The hosts in play are few (the running transfers' and the admitted ones', never more
+        // than the limits allow), so they are counted in a list compared by text: no hashing of
+        // host names, several a queued transfer, at every change of the session.
+        var perHost = HostCounts()
+        for host in runningHosts { perHost.add(host) }
         // Transfers with a connection: a host's beyond its limit are waiting for one of them.
-        var connected = waitingOnly ? maxConcurrent : perHost.values.reduce(0) { $0 + min($1, maxPerHost) }
+        var connected = waitingOnly ? maxConcurrent : perHost.counts.reduce(0) { $0 + min($1, maxPerHost) }
         // Hosts whose connections are all busy and where another request may still wait.
-        var canWait = Set(perHost.filter { isFull($0.value) && $0.value < maxPerHost + waitingPerHost }.keys)
+        var canWait = perHost.counts.count { isFull($0) && $0 < maxPerHost + waitingPerHost }
         var admitted: [(id: ID, host: String)] = []
         for (id, host) in queued {
             // Nothing more can start, nor wait: the rest of the queue need not be read.
-            if connected >= maxConcurrent, canWait.isEmpty { break }
-            let count = perHost[host, default: 0]
+            if connected >= maxConcurrent, canWait == 0 { break }
+            let slot = perHost.slot(of: host)
+            let count = slot.map { perHost.counts[$0] } ?? 0
             if count < maxPerHost {
                 guard connected < maxConcurrent else { continue }
                 connected += 1
-                if isFull(count + 1), waitingPerHost > 0 { canWait.insert(host) }
+                if isFull(count + 1), waitingPerHost > 0 { canWait += 1 }
             } else if count < maxPerHost + waitingPerHost {
-                if count + 1 == maxPerHost + waitingPerHost { canWait.remove(host) }
+                if count + 1 == maxPerHost + waitingPerHost { canWait -= 1 }
             } else {
                 // A host at its limit does not hold up transfers from other hosts behind it.
                 continue
             }
             admitted.append((id, host))
-            perHost[host] = count + 1
+            if let slot { perHost.counts[slot] += 1 } else { perHost.add(host) }
         }
         return admitted
     }
 
     private func isFull(_ running: Int) -> Bool { running >= maxPerHost }
+}
+
+/// How many transfers each host has, for the few hosts of one scheduling decision.
+private struct HostCounts {
+    var hosts: [String] = []
+    var counts: [Int] = []
+
+    func slot(of host: String) -> Int? { hosts.firstIndex(of: host) }
+
+    mutating func add(_ host: String) {
+        if let slot = slot(of: host) {
+            counts[slot] += 1
+        } else {
+            hosts.append(host)
+            counts.append(1)
+        }
+    }
 }
