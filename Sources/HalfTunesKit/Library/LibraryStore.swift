@@ -31,6 +31,9 @@ public struct LibraryItem: Sendable, Hashable, Codable {
 /// first in that order, pages are cut at a `seq`, and removals leave a tombstone with theirs, so
 /// a client can ask for only what changed since a listing.
 final class LibraryStore: Sendable {
+    /// The upsert, kept for the writer. Declared before the pool, so that it is let go of first
+    /// (and were it not, the pool's connection would finish closing once it is).
+    private let shelf = StatementShelf(places: 1)
     let database: DatabasePool
     let folder: URL
     /// The folder's path, for the stats and names of its files: a file's path is this, a slash
@@ -227,7 +230,7 @@ final class LibraryStore: Sendable {
                 row.seq = seq
                 seq += 1
                 try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").run { $0.bind(row.id) }
-                try Self.upsert(row, in: db)
+                try self.upsert(row, in: db)
             }
         }
         pages.invalidate()
@@ -267,10 +270,11 @@ final class LibraryStore: Sendable {
         pages.invalidate()
     }
 
-    /// Inserts a row or updates the one of its track, through one prepared statement (no record
-    /// encoding; the triggers keep the totals either way).
-    static func upsert(_ row: Row, in db: Database) throws {
-        try db.cachedStatement(sql: upsertSQL).run { values in
+    /// Inserts a row or updates the one of its track, through one prepared statement kept on the
+    /// store's shelf (no record encoding, no hashing of its SQL; the triggers keep the totals
+    /// either way).
+    func upsert(_ row: Row, in db: Database) throws {
+        try shelf.statement(at: 0, sql: Self.upsertSQL, in: db).run { values in
             values.bind(row.id)
             values.bind(row.trackJSON)
             values.bind(row.fileName)
