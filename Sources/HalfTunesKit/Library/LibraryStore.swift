@@ -33,7 +33,7 @@ public struct LibraryItem: Sendable, Hashable, Codable {
 final class LibraryStore: Sendable {
     /// The upsert, kept for the writer. Declared before the pool, so that it is let go of first
     /// (and were it not, the pool's connection would finish closing once it is).
-    private let shelf = StatementShelf(places: 1)
+    private let upsertStatement = KeptStatement(sql: upsertSQL)
     let database: DatabasePool
     let folder: URL
     /// The folder's path, for the stats and names of its files: a file's path is this, a slash
@@ -270,11 +270,11 @@ final class LibraryStore: Sendable {
         pages.invalidate()
     }
 
-    /// Inserts a row or updates the one of its track, through one prepared statement kept on the
-    /// store's shelf (no record encoding, no hashing of its SQL; the triggers keep the totals
+    /// Inserts a row or updates the one of its track, through one prepared statement kept by the
+    /// store (no record encoding, no hashing of its SQL; the triggers keep the totals
     /// either way).
     func upsert(_ row: Row, in db: Database) throws {
-        try shelf.statement(at: 0, sql: Self.upsertSQL, in: db).run { values in
+        try upsertStatement.statement(in: db).run { values in
             values.bind(row.id)
             values.bind(row.trackJSON)
             values.bind(row.fileName)

@@ -8,7 +8,7 @@ import SQLiteSettings
 final class TransferJournal: Sendable {
     /// The upsert, kept for the writer. Declared before the pool, so that it is let go of first
     /// (and were it not, the pool's connection would finish closing once it is).
-    private let shelf = StatementShelf(places: 1)
+    private let upsert = KeptStatement(sql: storeSQL)
     private let database: DatabasePool
 
     /// Opens (creating and migrating as needed) the journal at `path`.
@@ -85,7 +85,7 @@ final class TransferJournal: Sendable {
         }
     }
 
-    /// One prepared statement, kept on the journal's shelf: no record encoding, no statement parsing
+    /// One prepared statement, kept by the journal: no record encoding, no statement parsing
     /// and no hashing of its SQL per write (a batch of 2,000 small downloads writes the journal
     /// some 6,000 times).
     ///
@@ -93,7 +93,7 @@ final class TransferJournal: Sendable {
     /// rowid, its index entry untouched), where a replace deletes it and inserts it anew at the
     /// table's end, writing the old page, the last page and the index's page (and freeing pages).
     private func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
-        try shelf.statement(at: 0, sql: Self.storeSQL, in: db).run { values in
+        try upsert.statement(in: db).run { values in
             values.bind(record.id)
             values.bind(record.seq)
             values.bind(record.url)
