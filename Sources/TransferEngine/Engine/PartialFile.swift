@@ -6,10 +6,17 @@ import NIOCore
 ///
 /// Write-back starts early: every ``writebackWindow`` bytes the kernel is asked to start writing
 /// the window just filled (without waiting), so the flushes a durable download must make find
-/// little left to do, instead of the whole file piled up in the page cache.
+/// little left to do, instead of the whole file piled up in the page cache. The same request lets
+/// go of the pages of the ``trailingWindows`` before it that write-back is done with, and a large
+/// file's flush at the end lets go of all of them: a file of hundreds of MiB streams through a few
+/// windows of memory that the kernel reuses, instead of taking fresh pages for every window (on a
+/// virtual machine the first touch of a page can cost more than the disk's write of it).
 final class PartialFile {
     /// Bytes written between two requests to start write-back.
     static let writebackWindow: Int64 = 8 << 20
+    /// How many windows behind the newest a request to start write-back also covers, so that
+    /// their pages, once written (clean), are let go of; pages still dirty or being written stay.
+    static let trailingWindows: Int64 = 2
 
     let path: String
     private(set) var descriptor: Int32
@@ -61,8 +68,10 @@ final class PartialFile {
         length += Int64(buffer.readableBytes)
         if flushes, length - writebackStart >= Self.writebackWindow {
             // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
-            // pages stay cached until written). Advice only: a failure changes nothing.
-            _ = posix_fadvise(descriptor, off_t(writebackStart), off_t(length - writebackStart), Int32(POSIX_FADV_DONTNEED))
+            // pages stay cached until written); clean pages (written back) are dropped. Advice
+            // only: a failure changes nothing.
+            let from = max(0, writebackStart - Self.trailingWindows * Self.writebackWindow)
+            _ = posix_fadvise(descriptor, off_t(from), off_t(length - from), Int32(POSIX_FADV_DONTNEED))
             writebackStart = length
         }
     }
@@ -91,7 +100,7 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes)
+        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes, releasing: releasesPages)
         if flushes { FolderFlusher.flushNow(Self.folder(of: destination)) }
     }
 
@@ -104,15 +113,15 @@ final class PartialFile {
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
     /// does not wait for the device, and is cheaper than the two thread switches.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        let (descriptor, path, flushes) = (handOver(), path, flushes)
+        let (descriptor, path, flushes, releasing) = (handOver(), path, flushes, releasesPages)
         guard flushes else {
-            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
+            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false, releasing: false)
             return
         }
         let arrival = folders.announce(Self.folder(of: destination))
         do {
             try await FileWork.run { () throws(TransferError) in
-                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
+                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes, releasing: releasing)
             }
         } catch {
             folders.withdraw(arrival)
@@ -127,12 +136,20 @@ final class PartialFile {
         return descriptor
     }
 
-    /// Flushes `descriptor` (when `flushing`), closes it and renames `path` to `destination`.
+    /// Whether the finished file's pages are let go of once it is flushed: a file that flushes
+    /// and has outgrown the write-back window (a small file stays cached: it is likely read again
+    /// soon, to be tagged or played, and costs little memory).
+    private var releasesPages: Bool { flushes && length > Self.writebackWindow }
+
+    /// Flushes `descriptor` (when `flushing`), lets go of its pages once they are on the device
+    /// (when `releasing`), closes it and renames `path` to `destination`.
     private static func flushAndRename(
-        _ descriptor: Int32, path: String, to destination: String, flushing: Bool
+        _ descriptor: Int32, path: String, to destination: String, flushing: Bool, releasing: Bool
     ) throws(TransferError) {
         defer { Foundation.close(descriptor) }
         if flushing { guard fsync(descriptor) == 0 else { throw error("flush", path) } }
+        // Flushed, every page is clean and dropped (advice only: a failure changes nothing).
+        if releasing { _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED)) }
         guard rename(path, destination) == 0 else { throw error("rename", path) }
     }
 

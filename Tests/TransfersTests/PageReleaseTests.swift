@@ -1,0 +1,117 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import TransferEngine
+
+/// The temporary directory the tests write in.
+enum TemporaryFolder {
+    /// Whether the kernel can drop the pages of files in the temporary directory: not on tmpfs
+    /// (the type of the longest mount point above it, as `/proc/mounts` lists it).
+    static var dropsPages: Bool {
+        let folder = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
+        guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else { return false }
+        var best: (point: String, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count > 2 else { continue }
+            let point = fields[1]
+            let above = point == "/" || folder == point || folder.hasPrefix(point + "/")
+            if above, point.count > (best?.point.count ?? -1) { best = (point, fields[2]) }
+        }
+        return best.map { $0.type != "tmpfs" } ?? false
+    }
+}
+
+/// A large durable file lets go of its cached pages once they are on the device; a small one,
+/// or one that is not flushed, keeps them. Residency is the kernel's own answer (`mincore`).
+@Suite(
+    "Pages of finished files",
+    .enabled(if: TemporaryFolder.dropsPages, "the temporary directory is on tmpfs, whose pages are its files: skipped"))
+struct PageReleaseTests {
+    /// A fresh folder in the temporary directory.
+    static func folder() throws -> String {
+        let base = FileManager.default.temporaryDirectory.path + "/halftunes-pages-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        return base
+    }
+
+    /// How many of the file's pages are in the page cache (of its first `prefix` bytes, when given).
+    static func residentPages(_ path: String, prefix: Int? = nil) throws -> (resident: Int, total: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var info = stat()
+        try #require(fstat(descriptor, &info) == 0)
+        let length = min(Int(info.st_size), prefix ?? .max)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0)
+        try #require(mapped != MAP_FAILED)
+        defer { munmap(mapped, length) }
+        var vector = [UInt8](repeating: 0, count: (length + page - 1) / page)
+        try #require(mincore(mapped, length, &vector) == 0)
+        return (vector.count(where: { $0 & 1 == 1 }), vector.count)
+    }
+
+    /// Writes `size` bytes of a repeating pattern through a partial file and finishes it.
+    static func write(_ size: Int, to destination: String, flushes: Bool) throws -> [UInt8] {
+        let chunk = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let file = try PartialFile(path: destination + ".part", offset: 0, flushes: flushes)
+        var left = size
+        while left > 0 {
+            let count = min(left, chunk.count)
+            try file.write(ByteBuffer(bytes: chunk[..<count]))
+            left -= count
+        }
+        try file.finish(at: destination)
+        return chunk
+    }
+
+    @Test("a durable file past the write-back window is left out of the page cache, its bytes whole")
+    func largeFileReleased() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let size = Int(PartialFile.writebackWindow) * 3 + 12_345
+        let destination = folder + "/large.m4a"
+        let chunk = try Self.write(size, to: destination, flushes: true)
+        let pages = try Self.residentPages(destination)
+        #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages still cached")
+        var expected = Data(capacity: size)
+        while expected.count < size { expected.append(contentsOf: chunk.prefix(size - expected.count)) }
+        #expect(try Data(contentsOf: URL(filePath: destination)) == expected)
+    }
+
+    @Test("while a durable file is written, the windows behind the newest let go of their written pages")
+    func trailingWindowsReleased() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let window = Int(PartialFile.writebackWindow)
+        let path = folder + "/growing.m4a.part"
+        let file = try PartialFile(path: path, offset: 0, flushes: true)
+        defer { file.close() }
+        let chunk = ByteBuffer(repeating: 0x5A, count: 65_536)
+        for _ in 0..<(window / chunk.readableBytes) { try file.write(chunk) }
+        // The first window on the device (as a checkpoint's flush leaves it): its pages are clean.
+        try PartialFile.sync(descriptor: file.descriptor, path: path)
+        #expect(try Self.residentPages(path).resident > 0, "the first window was never cached")
+        for _ in 0..<(window / chunk.readableBytes) { try file.write(chunk) }
+        let first = try Self.residentPages(path, prefix: window)
+        #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+        let second = try Self.residentPages(path).resident - first.resident
+        #expect(second > 0, "the newest window's pages, not yet written, were dropped")
+    }
+
+    @Test("a small durable file, and a large one not flushed, stay in the page cache")
+    func othersKept() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let small = folder + "/small.m4a"
+        _ = try Self.write(300 * 1024, to: small, flushes: true)
+        let smallPages = try Self.residentPages(small)
+        #expect(smallPages.resident == smallPages.total)
+        let unflushed = folder + "/unflushed.m4a"
+        _ = try Self.write(Int(PartialFile.writebackWindow) * 3, to: unflushed, flushes: false)
+        let unflushedPages = try Self.residentPages(unflushed)
+        #expect(unflushedPages.resident == unflushedPages.total)
+    }
+}
