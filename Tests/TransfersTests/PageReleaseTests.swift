@@ -23,8 +23,8 @@ enum TemporaryFolder {
     }
 }
 
-/// A large durable file lets go of its cached pages once they are on the device; a small one,
-/// or one that is not flushed, keeps them. Residency is the kernel's own answer (`mincore`).
+/// A large file lets go of its cached pages once they are on the device (as it goes, and all of
+/// them when a durable one is finished); a small one keeps them. Residency is the kernel's own answer (`mincore`).
 @Suite(
     "Pages of finished files",
     .enabled(if: TemporaryFolder.dropsPages, "the temporary directory is on tmpfs, whose pages are its files: skipped"))
@@ -81,13 +81,15 @@ struct PageReleaseTests {
         #expect(try Data(contentsOf: URL(filePath: destination)) == expected)
     }
 
-    @Test("while a durable file is written, the windows behind the newest let go of their written pages")
-    func trailingWindowsReleased() throws {
+    @Test(
+        "while a file is written, the windows behind the newest let go of their written pages",
+        arguments: [true, false])
+    func trailingWindowsReleased(flushes: Bool) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let window = Int(PartialFile.writebackWindow)
         let path = folder + "/growing.m4a.part"
-        let file = try PartialFile(path: path, offset: 0, flushes: true)
+        let file = try PartialFile(path: path, offset: 0, flushes: flushes)
         defer { file.close() }
         let chunk = ByteBuffer(repeating: 0x5A, count: 65_536)
         for _ in 0..<(window / chunk.readableBytes) { try file.write(chunk) }
@@ -101,17 +103,21 @@ struct PageReleaseTests {
         #expect(second > 0, "the newest window's pages, not yet written, were dropped")
     }
 
-    @Test("a small durable file, and a large one not flushed, stay in the page cache")
+    @Test("a small file stays in the page cache, flushed or not; a large one not flushed lands whole")
     func othersKept() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let small = folder + "/small.m4a"
-        _ = try Self.write(300 * 1024, to: small, flushes: true)
-        let smallPages = try Self.residentPages(small)
-        #expect(smallPages.resident == smallPages.total)
+        for flushes in [true, false] {
+            let small = folder + "/small-\(flushes).m4a"
+            _ = try Self.write(300 * 1024, to: small, flushes: flushes)
+            let pages = try Self.residentPages(small)
+            #expect(pages.resident == pages.total, "flushes: \(flushes)")
+        }
+        let size = Int(PartialFile.writebackWindow) * 3 + 999
         let unflushed = folder + "/unflushed.m4a"
-        _ = try Self.write(Int(PartialFile.writebackWindow) * 3, to: unflushed, flushes: false)
-        let unflushedPages = try Self.residentPages(unflushed)
-        #expect(unflushedPages.resident == unflushedPages.total)
+        let chunk = try Self.write(size, to: unflushed, flushes: false)
+        var expected = Data(capacity: size)
+        while expected.count < size { expected.append(contentsOf: chunk.prefix(size - expected.count)) }
+        #expect(try Data(contentsOf: URL(filePath: unflushed)) == expected)
     }
 }

@@ -8,9 +8,12 @@ import NIOCore
 /// the window just filled (without waiting), so the flushes a durable download must make find
 /// little left to do, instead of the whole file piled up in the page cache. The same request lets
 /// go of the pages of the ``trailingWindows`` before it that write-back is done with, and a large
-/// file's flush at the end lets go of all of them: a file of hundreds of MiB streams through a few
-/// windows of memory that the kernel reuses, instead of taking fresh pages for every window (on a
-/// virtual machine the first touch of a page can cost more than the disk's write of it).
+/// durable file's flush at the end lets go of all of them: a file of hundreds of MiB streams
+/// through a few windows of memory that the kernel reuses, instead of taking fresh pages for every
+/// window (on a virtual machine the first touch of a page can cost more than the disk's write of
+/// it). A file that is not flushed (`process-crash`) does the same as it goes: the kernel would
+/// write it within half a minute anyway, and it does not fill the page cache. A file smaller than
+/// a window (a preview) is left to the kernel, cached: it is read again soon, tagged or played.
 final class PartialFile {
     /// Bytes written between two requests to start write-back.
     static let writebackWindow: Int64 = 8 << 20
@@ -23,8 +26,8 @@ final class PartialFile {
     private(set) var length: Int64
     /// Where the bytes not yet handed to write-back begin.
     private var writebackStart: Int64
-    /// Whether the file is flushed: when complete (``finish(at:)``), at checkpoints (by its
-    /// writer), and so whether starting write-back early pays.
+    /// Whether the file is flushed: when complete (``finish(at:)``) and at checkpoints (by its
+    /// writer).
     let flushes: Bool
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
@@ -66,7 +69,7 @@ final class PartialFile {
         }
         if let failure { throw failure }
         length += Int64(buffer.readableBytes)
-        if flushes, length - writebackStart >= Self.writebackWindow {
+        if length - writebackStart >= Self.writebackWindow {
             // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
             // pages stay cached until written); clean pages (written back) are dropped. Advice
             // only: a failure changes nothing.
