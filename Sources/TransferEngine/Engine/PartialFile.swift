@@ -7,13 +7,13 @@ import NIOCore
 /// Write-back starts early: every ``writebackWindow`` bytes the kernel is asked to start writing
 /// the window just filled (without waiting), so the flushes a durable download must make find
 /// little left to do, instead of the whole file piled up in the page cache. The same request lets
-/// go of the pages of the ``trailingWindows`` before it that write-back is done with, and a large
-/// durable file's flush at the end lets go of all of them: a file of hundreds of MiB streams
-/// through a few windows of memory that the kernel reuses, instead of taking fresh pages for every
-/// window (on a virtual machine the first touch of a page can cost more than the disk's write of
-/// it). A file that is not flushed (`process-crash`) does the same as it goes: the kernel would
-/// write it within half a minute anyway, and it does not fill the page cache. A file smaller than
-/// a window (a preview) is left to the kernel, cached: it is read again soon, tagged or played.
+/// go of the pages of the ``trailingWindows`` before it that write-back is done with, and a durable
+/// file's flush at the end lets go of all of them: a file of hundreds of MiB streams through a few
+/// windows of memory that the kernel reuses, and a batch of previews through the pages of the
+/// files before, instead of taking fresh pages for every window and every file (on a virtual
+/// machine the first touch of a page can cost more than the disk's write of it). A file that is
+/// not flushed (`process-crash`) does the same as it goes: the kernel would write it within half a
+/// minute anyway, and it does not fill the page cache; its last window stays cached, dirty.
 final class PartialFile {
     /// Bytes written between two requests to start write-back.
     static let writebackWindow: Int64 = 8 << 20
@@ -139,10 +139,10 @@ final class PartialFile {
         return descriptor
     }
 
-    /// Whether the finished file's pages are let go of once it is flushed: a file that flushes
-    /// and has outgrown the write-back window (a small file stays cached: it is likely read again
-    /// soon, to be tagged or played, and costs little memory).
-    private var releasesPages: Bool { flushes && length > Self.writebackWindow }
+    /// Whether the finished file's pages are let go of once it is flushed: whenever it flushes.
+    /// A file read again soon (tagged, played) is read from the device, at its speed; keeping
+    /// every download cached would cost more (fresh pages for the next files) and fill memory.
+    private var releasesPages: Bool { flushes }
 
     /// Flushes `descriptor` (when `flushing`), lets go of its pages once they are on the device
     /// (when `releasing`), closes it and renames `path` to `destination`.
