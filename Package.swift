@@ -36,6 +36,9 @@ let package = Package(
         // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C; its
         // Swift door and the prepared transactions, for the journal and the library alike.
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // `sync_file_range`, which Swift's Glibc module does not offer (a GNU extension), for the
+        // transfer engine's partial files.
+        .target(name: "CFileWriteback"),
         .target(
             name: "SQLiteSettings",
             dependencies: [
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "NetworkBasics", "SQLiteSettings",
+                "CFileWriteback", "NetworkBasics", "SQLiteSettings",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -81,6 +81,21 @@ struct PageReleaseTests {
         #expect(try Data(contentsOf: URL(filePath: destination)) == expected)
     }
 
+    @Test("a durable file waits for the oldest trailing window's write-back: its pages are gone, with no flush asked")
+    func durableWindowsSettled() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let window = Int(PartialFile.writebackWindow)
+        let path = folder + "/steady.m4a.part"
+        let file = try PartialFile(path: path, offset: 0, flushes: true)
+        defer { file.close() }
+        let chunk = ByteBuffer(repeating: 0x3C, count: 65_536)
+        for _ in 0..<(3 * window / chunk.readableBytes) { try file.write(chunk) }
+        let first = try Self.residentPages(path, prefix: window)
+        #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+        #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
+    }
+
     @Test(
         "while a file is written, the windows behind the newest let go of their written pages",
         arguments: [true, false])

@@ -1,3 +1,4 @@
+import CFileWriteback
 import Foundation
 import NIOCore
 
@@ -11,9 +12,12 @@ import NIOCore
 /// file's flush at the end lets go of all of them: a file of hundreds of MiB streams through a few
 /// windows of memory that the kernel reuses, and a batch of previews through the pages of the
 /// files before, instead of taking fresh pages for every window and every file (on a virtual
-/// machine the first touch of a page can cost more than the disk's write of it). A file that is
-/// not flushed (`process-crash`) does the same as it goes: the kernel would write it within half a
-/// minute anyway, and it does not fill the page cache; its last window stays cached, dirty.
+/// machine the first touch of a page can cost more than the disk's write of it). A durable file
+/// waits, before that request, for the oldest of those windows to be written (it was handed over a
+/// window ago), so its pages are always dropped: a slow device slows the download instead of the
+/// page cache growing. A file that is not flushed (`process-crash`) never waits: it lets go of
+/// what happens to be written (the kernel would write it within half a minute anyway), and its
+/// last windows stay cached, dirty.
 final class PartialFile {
     /// Bytes written between two requests to start write-back.
     static let writebackWindow: Int64 = 8 << 20
@@ -74,6 +78,14 @@ final class PartialFile {
             // pages stay cached until written); clean pages (written back) are dropped. Advice
             // only: a failure changes nothing.
             let from = max(0, writebackStart - Self.trailingWindows * Self.writebackWindow)
+            let settled = writebackStart - Self.writebackWindow
+            if flushes, settled > from {
+                // A durable file waits for the oldest of those windows to be written (handed over
+                // a window ago: done by now, unless the device is slower than the network), so its
+                // pages are dropped below and the file runs steadily through the same memory.
+                // What a failed write-back means is reported by the file's flush, not here.
+                _ = halftunes_wait_written(descriptor, from, settled - from)
+            }
             _ = posix_fadvise(descriptor, off_t(from), off_t(length - from), Int32(POSIX_FADV_DONTNEED))
             writebackStart = length
         }
