@@ -64,6 +64,11 @@ struct DecoderAgreementTests {
             #"{"results":[{"trackId":3,"a\x":1}]}"#,
             #"{"results":[{"trackId":3,"\udc00":1}]}"#,
             #"{"a\x":1,"results":[]}"#,
+            // A key's `\u` without four hex digits swallows the quote after it (found by the fuzz target).
+            #"{"resut":0,"results":[{"wrappernd":"so$g","traeeeE\uee"trackName":"T","previewUrl":"kands:/p.m4a"}]}"#,
+            #"{"results":[{"trackId":1,"a\uee"trackName":"T"}]}"#,
+            #"{"results":[{"trackId":1,"a\u12":"T"}]}"#,
+            #"{"results":[{"trackId":1,"x":"a\uee"y":"T"}]}"#,
             #"{"results":[{"trackId":1,"trackId":2,"trackName":"a","trackName":"b"}]}"#,
             #"{"results":[{"trackId":1,"trackName":"a","trackName":7}]}"#,
             #"{"results":[{"trackId":1,"trackName":7,"trackName":"b"}]}"#,

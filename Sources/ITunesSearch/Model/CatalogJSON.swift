@@ -69,8 +69,15 @@ struct CatalogJSON {
                 return start..<index
             case UInt8(ascii: "\\"):
                 guard index + 1 < bytes.count else { throw NotJSON() }
-                // `\u` takes the four bytes after it, hex digits or not (checked when read).
-                index += bytes[index + 1] == UInt8(ascii: "u") ? 6 : 2
+                guard bytes[index + 1] == UInt8(ascii: "u") else {
+                    index += 2
+                    continue
+                }
+                // `\u` takes the four bytes after it, hex digits or not (checked when read), but
+                // none of them may be a quote: the string would end there, so it is not JSON.
+                guard index + 6 <= bytes.count else { throw NotJSON() }
+                for offset in 2..<6 where bytes[index + offset] == UInt8(ascii: "\"") { throw NotJSON() }
+                index += 6
             default:
                 index += 1
             }
