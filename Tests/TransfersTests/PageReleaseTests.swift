@@ -67,6 +67,29 @@ struct PageReleaseTests {
         return chunk
     }
 
+    /// The bytes ``write(_:to:flushes:)`` writes: `chunk` over and over, `size` of them.
+    static func expected(_ size: Int, chunk: [UInt8]) -> Data {
+        var bytes = Data(capacity: size)
+        while bytes.count < size { bytes.append(contentsOf: chunk.prefix(size - bytes.count)) }
+        return bytes
+    }
+
+    /// A partial file opened in a fresh folder (which `body` gets too, and which is removed after).
+    static func withPartialFile(flushes: Bool, _ body: (_ file: PartialFile, _ path: String) throws -> Void) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/growing.m4a.part"
+        let file = try PartialFile(path: path, offset: 0, flushes: flushes)
+        defer { file.close() }
+        try body(file, path)
+    }
+
+    /// Writes `windows` write-back windows of `byte` through `file`.
+    static func writeWindows(_ windows: Int, of byte: UInt8, to file: PartialFile) throws {
+        let chunk = ByteBuffer(repeating: byte, count: 65_536)
+        for _ in 0..<(windows * Int(PartialFile.writebackWindow) / chunk.readableBytes) { try file.write(chunk) }
+    }
+
     @Test("a durable file past the write-back window is left out of the page cache, its bytes whole")
     func largeFileReleased() throws {
         let folder = try Self.folder()
@@ -76,46 +99,34 @@ struct PageReleaseTests {
         let chunk = try Self.write(size, to: destination, flushes: true)
         let pages = try Self.residentPages(destination)
         #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages still cached")
-        var expected = Data(capacity: size)
-        while expected.count < size { expected.append(contentsOf: chunk.prefix(size - expected.count)) }
-        #expect(try Data(contentsOf: URL(filePath: destination)) == expected)
+        #expect(try Data(contentsOf: URL(filePath: destination)) == Self.expected(size, chunk: chunk))
     }
 
     @Test("a durable file waits for the oldest trailing window's write-back: its pages are gone, with no flush asked")
     func durableWindowsSettled() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let window = Int(PartialFile.writebackWindow)
-        let path = folder + "/steady.m4a.part"
-        let file = try PartialFile(path: path, offset: 0, flushes: true)
-        defer { file.close() }
-        let chunk = ByteBuffer(repeating: 0x3C, count: 65_536)
-        for _ in 0..<(3 * window / chunk.readableBytes) { try file.write(chunk) }
-        let first = try Self.residentPages(path, prefix: window)
-        #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
-        #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
+        try Self.withPartialFile(flushes: true) { file, path in
+            try Self.writeWindows(3, of: 0x3C, to: file)
+            let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
+            #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+            #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
+        }
     }
 
     @Test(
         "while a file is written, the windows behind the newest let go of their written pages",
         arguments: [true, false])
     func trailingWindowsReleased(flushes: Bool) throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let window = Int(PartialFile.writebackWindow)
-        let path = folder + "/growing.m4a.part"
-        let file = try PartialFile(path: path, offset: 0, flushes: flushes)
-        defer { file.close() }
-        let chunk = ByteBuffer(repeating: 0x5A, count: 65_536)
-        for _ in 0..<(window / chunk.readableBytes) { try file.write(chunk) }
-        // The first window on the device (as a checkpoint's flush leaves it): its pages are clean.
-        try PartialFile.sync(descriptor: file.descriptor, path: path)
-        #expect(try Self.residentPages(path).resident > 0, "the first window was never cached")
-        for _ in 0..<(window / chunk.readableBytes) { try file.write(chunk) }
-        let first = try Self.residentPages(path, prefix: window)
-        #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
-        let second = try Self.residentPages(path).resident - first.resident
-        #expect(second > 0, "the newest window's pages, not yet written, were dropped")
+        try Self.withPartialFile(flushes: flushes) { file, path in
+            try Self.writeWindows(1, of: 0x5A, to: file)
+            // The first window on the device (as a checkpoint's flush leaves it): its pages are clean.
+            try PartialFile.sync(descriptor: file.descriptor, path: path)
+            #expect(try Self.residentPages(path).resident > 0, "the first window was never cached")
+            try Self.writeWindows(1, of: 0x5A, to: file)
+            let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
+            #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+            let second = try Self.residentPages(path).resident - first.resident
+            #expect(second > 0, "the newest window's pages, not yet written, were dropped")
+        }
     }
 
     @Test("a small durable file leaves the page cache once flushed, one not flushed stays; a large one not flushed lands whole")
@@ -131,8 +142,6 @@ struct PageReleaseTests {
         let size = Int(PartialFile.writebackWindow) * 3 + 999
         let unflushed = folder + "/unflushed.m4a"
         let chunk = try Self.write(size, to: unflushed, flushes: false)
-        var expected = Data(capacity: size)
-        while expected.count < size { expected.append(contentsOf: chunk.prefix(size - expected.count)) }
-        #expect(try Data(contentsOf: URL(filePath: unflushed)) == expected)
+        #expect(try Data(contentsOf: URL(filePath: unflushed)) == Self.expected(size, chunk: chunk))
     }
 }
