@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import TransferEngine
@@ -29,13 +30,6 @@ enum TemporaryFolder {
     "Pages of finished files",
     .enabled(if: TemporaryFolder.dropsPages, "the temporary directory is on tmpfs, whose pages are its files: skipped"))
 struct PageReleaseTests {
-    /// A fresh folder in the temporary directory.
-    static func folder() throws -> String {
-        let base = FileManager.default.temporaryDirectory.path + "/halftunes-pages-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        return base
-    }
-
     /// How many of the file's pages are in the page cache (of its first `prefix` bytes, when given).
     static func residentPages(_ path: String, prefix: Int? = nil) throws -> (resident: Int, total: Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -75,13 +69,15 @@ struct PageReleaseTests {
     }
 
     /// A partial file opened in a fresh folder (which `body` gets too, and which is removed after).
-    static func withPartialFile(flushes: Bool, _ body: (_ file: PartialFile, _ path: String) throws -> Void) throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/growing.m4a.part"
-        let file = try PartialFile(path: path, offset: 0, flushes: flushes)
-        defer { file.close() }
-        try body(file, path)
+    static func withPartialFile(
+        flushes: Bool, _ body: (_ file: PartialFile, _ path: String) throws -> Void
+    ) async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder.path + "/growing.m4a.part"
+            let file = try PartialFile(path: path, offset: 0, flushes: flushes)
+            defer { file.close() }
+            try body(file, path)
+        }
     }
 
     /// Writes `windows` write-back windows of `byte` through `file`.
@@ -91,20 +87,20 @@ struct PageReleaseTests {
     }
 
     @Test("a durable file past the write-back window is left out of the page cache, its bytes whole")
-    func largeFileReleased() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let size = Int(PartialFile.writebackWindow) * 3 + 12_345
-        let destination = folder + "/large.m4a"
-        let chunk = try Self.write(size, to: destination, flushes: true)
-        let pages = try Self.residentPages(destination)
-        #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages still cached")
-        #expect(try Data(contentsOf: URL(filePath: destination)) == Self.expected(size, chunk: chunk))
+    func largeFileReleased() async throws {
+        try await withTemporaryDirectory { folder in
+            let size = Int(PartialFile.writebackWindow) * 3 + 12_345
+            let destination = folder.path + "/large.m4a"
+            let chunk = try Self.write(size, to: destination, flushes: true)
+            let pages = try Self.residentPages(destination)
+            #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages still cached")
+            #expect(try Data(contentsOf: URL(filePath: destination)) == Self.expected(size, chunk: chunk))
+        }
     }
 
     @Test("a durable file waits for the oldest trailing window's write-back: its pages are gone, with no flush asked")
-    func durableWindowsSettled() throws {
-        try Self.withPartialFile(flushes: true) { file, path in
+    func durableWindowsSettled() async throws {
+        try await Self.withPartialFile(flushes: true) { file, path in
             try Self.writeWindows(3, of: 0x3C, to: file)
             let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
             #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
@@ -115,8 +111,8 @@ struct PageReleaseTests {
     @Test(
         "while a file is written, the windows behind the newest let go of their written pages",
         arguments: [true, false])
-    func trailingWindowsReleased(flushes: Bool) throws {
-        try Self.withPartialFile(flushes: flushes) { file, path in
+    func trailingWindowsReleased(flushes: Bool) async throws {
+        try await Self.withPartialFile(flushes: flushes) { file, path in
             try Self.writeWindows(1, of: 0x5A, to: file)
             // The first window on the device (as a checkpoint's flush leaves it): its pages are clean.
             try PartialFile.sync(descriptor: file.descriptor, path: path)
@@ -130,18 +126,18 @@ struct PageReleaseTests {
     }
 
     @Test("a small durable file leaves the page cache once flushed, one not flushed stays; a large one not flushed lands whole")
-    func smallFiles() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        for flushes in [true, false] {
-            let small = folder + "/small-\(flushes).m4a"
-            _ = try Self.write(300 * 1024, to: small, flushes: flushes)
-            let pages = try Self.residentPages(small)
-            #expect(pages.resident == (flushes ? 0 : pages.total), "flushes: \(flushes)")
+    func smallFiles() async throws {
+        try await withTemporaryDirectory { folder in
+            for flushes in [true, false] {
+                let small = folder.path + "/small-\(flushes).m4a"
+                _ = try Self.write(300 * 1024, to: small, flushes: flushes)
+                let pages = try Self.residentPages(small)
+                #expect(pages.resident == (flushes ? 0 : pages.total), "flushes: \(flushes)")
+            }
+            let size = Int(PartialFile.writebackWindow) * 3 + 999
+            let unflushed = folder.path + "/unflushed.m4a"
+            let chunk = try Self.write(size, to: unflushed, flushes: false)
+            #expect(try Data(contentsOf: URL(filePath: unflushed)) == Self.expected(size, chunk: chunk))
         }
-        let size = Int(PartialFile.writebackWindow) * 3 + 999
-        let unflushed = folder + "/unflushed.m4a"
-        let chunk = try Self.write(size, to: unflushed, flushes: false)
-        #expect(try Data(contentsOf: URL(filePath: unflushed)) == Self.expected(size, chunk: chunk))
     }
 }

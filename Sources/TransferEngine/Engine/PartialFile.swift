@@ -115,7 +115,7 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes, releasing: releasesPages)
+        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes)
         if flushes { FolderFlusher.flushNow(Self.folder(of: destination)) }
     }
 
@@ -128,15 +128,15 @@ final class PartialFile {
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
     /// does not wait for the device, and is cheaper than the two thread switches.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        let (descriptor, path, flushes, releasing) = (handOver(), path, flushes, releasesPages)
+        let (descriptor, path, flushes) = (handOver(), path, flushes)
         guard flushes else {
-            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false, releasing: false)
+            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
             return
         }
         let arrival = folders.announce(Self.folder(of: destination))
         do {
             try await FileWork.run { () throws(TransferError) in
-                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes, releasing: releasing)
+                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: flushes)
             }
         } catch {
             folders.withdraw(arrival)
@@ -151,20 +151,19 @@ final class PartialFile {
         return descriptor
     }
 
-    /// Whether the finished file's pages are let go of once it is flushed: whenever it flushes.
-    /// A file read again soon (tagged, played) is read from the device, at its speed; keeping
-    /// every download cached would cost more (fresh pages for the next files) and fill memory.
-    private var releasesPages: Bool { flushes }
-
-    /// Flushes `descriptor` (when `flushing`), lets go of its pages once they are on the device
-    /// (when `releasing`), closes it and renames `path` to `destination`.
+    /// Flushes `descriptor` and lets go of its pages (when `flushing`), closes it and renames
+    /// `path` to `destination`. A file read again soon (tagged, played) is read from the device,
+    /// at its speed; keeping every download cached would cost more (fresh pages for the next
+    /// files) and fill memory.
     private static func flushAndRename(
-        _ descriptor: Int32, path: String, to destination: String, flushing: Bool, releasing: Bool
+        _ descriptor: Int32, path: String, to destination: String, flushing: Bool
     ) throws(TransferError) {
         defer { Foundation.close(descriptor) }
-        if flushing { guard fsync(descriptor) == 0 else { throw error("flush", path) } }
-        // Flushed, every page is clean and dropped (advice only: a failure changes nothing).
-        if releasing { _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED)) }
+        if flushing {
+            guard fsync(descriptor) == 0 else { throw error("flush", path) }
+            // Flushed, every page is clean and dropped (advice only: a failure changes nothing).
+            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
+        }
         guard rename(path, destination) == 0 else { throw error("rename", path) }
     }
 
