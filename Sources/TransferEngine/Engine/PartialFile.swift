@@ -83,8 +83,11 @@ final class PartialFile {
                 // A durable file waits for the oldest of those windows to be written (handed over
                 // a window ago: done by now, unless the device is slower than the network), so its
                 // pages are dropped below and the file runs steadily through the same memory.
-                // What a failed write-back means is reported by the file's flush, not here.
-                _ = halftunes_wait_written(descriptor, from, settled - from)
+                // The wait takes the file's write-back error, if any, which its flush would not
+                // report again (the error is the file's once): it fails the write here instead.
+                if halftunes_wait_written(descriptor, from, settled - from) != 0, Self.isWritebackError(errno) {
+                    throw Self.error("write", path)
+                }
             }
             _ = posix_fadvise(descriptor, off_t(from), off_t(length - from), Int32(POSIX_FADV_DONTNEED))
             writebackStart = length
@@ -197,6 +200,10 @@ final class PartialFile {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
+
+    /// Whether `code`, from a wait for write-back, is a failed write of the file's bytes (not a
+    /// file system that cannot wait).
+    static func isWritebackError(_ code: Int32) -> Bool { code == EIO || code == ENOSPC || code == EDQUOT }
 
     static func error(_ action: String, _ path: String) -> TransferError {
         let code = errno
