@@ -141,3 +141,56 @@ struct PageReleaseTests {
         }
     }
 }
+
+/// Files not flushed (`process-crash`) let go of their pages a few files later, once written.
+@Suite(
+    "Pages of finished files not flushed",
+    .enabled(if: TemporaryFolder.dropsPages, "the temporary directory is on tmpfs, whose pages are its files: skipped"))
+struct PageRecyclerTests {
+    @Test(
+        "a finished file not flushed keeps its pages until as many files as the ring holds came after it, then lets go of the written ones"
+    )
+    func ringReleasesWrittenPages() async throws {
+        try await withTemporaryDirectory { folder in
+            let recycler = PageRecycler()
+            let size = 300 * 1024
+            var chunks: [String: [UInt8]] = [:]
+            func finish(_ name: String) async throws -> String {
+                let destination = folder.path + "/" + name
+                let file = try PartialFile(path: destination + ".part", offset: 0, flushes: false)
+                let chunk = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ name.utf8.count) }
+                try file.write(ByteBuffer(bytes: chunk))
+                try await file.finish(at: destination, folders: FolderFlusher(), recycler: recycler)
+                chunks[destination] = chunk
+                return destination
+            }
+            let first = try await finish("first.m4a")
+            // Written to the device (as the kernel would in its time): its pages are clean now.
+            let descriptor = open(first, O_WRONLY | O_CLOEXEC)
+            try #require(descriptor >= 0 && fdatasync(descriptor) == 0)
+            close(descriptor)
+            #expect(try PageReleaseTests.residentPages(first).resident > 0, "dropped before the ring was full")
+            var last = first
+            for number in 1..<PageRecycler.capacity { last = try await finish("\(number).m4a") }
+            #expect(try PageReleaseTests.residentPages(first).resident > 0, "dropped before the ring was full")
+            last = try await finish("last.m4a")
+            let pages = try PageReleaseTests.residentPages(first)
+            #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages still cached")
+            #expect(try PageReleaseTests.residentPages(last).resident > 0, "the newest file's pages were dropped")
+            for (path, chunk) in chunks { #expect(try [UInt8](Data(contentsOf: URL(filePath: path))) == chunk, "\(path)") }
+        }
+    }
+
+    @Test("a tiny file not flushed is not recycled: its pages stay")
+    func tinyFileStays() async throws {
+        try await withTemporaryDirectory { folder in
+            let recycler = PageRecycler()
+            let destination = folder.path + "/tiny.m4a"
+            let file = try PartialFile(path: destination + ".part", offset: 0, flushes: false)
+            try file.write(ByteBuffer(repeating: 0x42, count: Int(PageRecycler.minimumLength) - 1))
+            try await file.finish(at: destination, folders: FolderFlusher(), recycler: recycler)
+            #expect(recycler.count == 0)
+            #expect(try PageReleaseTests.residentPages(destination).resident > 0)
+        }
+    }
+}
