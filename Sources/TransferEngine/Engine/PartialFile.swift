@@ -33,13 +33,18 @@ final class PartialFile {
     /// Whether the file is flushed: when complete (``finish(at:)``) and at checkpoints (by its
     /// writer).
     let flushes: Bool
+    /// Measures the writes of a file not flushed, and takes it once finished.
+    let recycler: PageRecycler
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
     ///
-    /// - Parameter flushes: Whether the file is to be flushed to the device (see ``Durability``).
-    init(path: String, offset: Int64, flushes: Bool) throws(TransferError) {
+    /// - Parameters:
+    ///   - flushes: Whether the file is to be flushed to the device (see ``Durability``).
+    ///   - recycler: Where a file not flushed goes once finished (tests pass their own).
+    init(path: String, offset: Int64, flushes: Bool, recycler: PageRecycler = .shared) throws(TransferError) {
         self.path = path
         self.flushes = flushes
+        self.recycler = recycler
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.error("open", path) }
         // Truncate only what lies past `offset`: on ext4, truncating a file to zero (even an empty
@@ -58,6 +63,9 @@ final class PartialFile {
 
     /// Appends a buffer.
     func write(_ buffer: ByteBuffer) throws(TransferError) {
+        // A file not flushed times its writes until the recycler has its verdict.
+        let timed = !flushes && !recycler.isRecycling
+        let start = timed ? DispatchTime.now().uptimeNanoseconds : 0
         var failure: TransferError?
         buffer.withUnsafeReadableBytes { bytes in
             var offset = 0
@@ -72,6 +80,9 @@ final class PartialFile {
             }
         }
         if let failure { throw failure }
+        if timed {
+            recycler.account(bytes: buffer.readableBytes, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+        }
         length += Int64(buffer.readableBytes)
         if length - writebackStart >= Self.writebackWindow {
             // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
@@ -129,11 +140,22 @@ final class PartialFile {
     ///
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
-    /// does not wait for the device, and is cheaper than the two thread switches.
+    /// does not wait for the device, and is cheaper than the two thread switches; unless it is
+    /// tiny, its ``recycler`` then takes it.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
         let (descriptor, path, flushes) = (handOver(), path, flushes)
         guard flushes else {
-            try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
+            guard length >= PageRecycler.minimumLength else {
+                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
+                return
+            }
+            // Renamed first: the recycler keeps the name the file has from now on.
+            guard rename(path, destination) == 0 else {
+                let error = Self.error("rename", path)
+                Foundation.close(descriptor)
+                throw error
+            }
+            recycler.finished(descriptor, path: destination)
             return
         }
         let arrival = folders.announce(Self.folder(of: destination))
