@@ -52,11 +52,11 @@ final class PageRecycler: Sendable {
         if costly == true { recycling.store(true, ordering: .relaxed) }
     }
 
-    /// Takes a finished file not flushed, at `path` and open as `descriptor` (which it closes):
-    /// when recycling, starts its write-back and puts it in the ring, whose oldest file leaves with
-    /// its written pages dropped.
-    func finished(_ descriptor: Int32, path: String) {
-        guard isRecycling else {
+    /// Takes a finished file not flushed, `length` bytes at `path` and open as `descriptor` (which
+    /// it closes): when recycling and the file is not tiny, starts its write-back and puts it in
+    /// the ring, whose oldest file leaves with its written pages dropped.
+    func finished(_ descriptor: Int32, path: String, length: Int64) {
+        guard isRecycling, length >= Self.minimumLength else {
             close(descriptor)
             return
         }

@@ -140,22 +140,18 @@ final class PartialFile {
     ///
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
-    /// does not wait for the device, and is cheaper than the two thread switches; unless it is
-    /// tiny, its ``recycler`` then takes it.
+    /// does not wait for the device, and is cheaper than the two thread switches; its
+    /// ``recycler`` then takes it.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
         let (descriptor, path, flushes) = (handOver(), path, flushes)
         guard flushes else {
-            guard length >= PageRecycler.minimumLength else {
-                try Self.flushAndRename(descriptor, path: path, to: destination, flushing: false)
-                return
-            }
             // Renamed first: the recycler keeps the name the file has from now on.
             guard rename(path, destination) == 0 else {
                 let error = Self.error("rename", path)
                 Foundation.close(descriptor)
                 throw error
             }
-            recycler.finished(descriptor, path: destination)
+            recycler.finished(descriptor, path: destination, length: length)
             return
         }
         let arrival = folders.announce(Self.folder(of: destination))
