@@ -4,9 +4,24 @@ import Foundation
 public struct TransferID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The identifier's text (a UUID unless the caller chose one).
     public let rawValue: String
+    /// The text's hash, computed once (with this process's seed; never stored): an identifier is
+    /// the key of the session's tables, looked up dozens of times a download, and hashing its 36
+    /// characters each time cost more than the rest of those lookups.
+    private let textHash: Int
 
     /// Wraps an identifier.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        textHash = rawValue.hashValue
+    }
+
+    /// Whether two identifiers have the same text.
+    public static func == (lhs: TransferID, rhs: TransferID) -> Bool {
+        lhs.textHash == rhs.textHash && lhs.rawValue == rhs.rawValue
+    }
+
+    /// Feeds the text's hash, kept from ``init(rawValue:)``, to `hasher`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
     /// A new, unique identifier: a random (version 4) UUID in lower case, written directly
     /// (Foundation's `UUID().uuidString.lowercased()` costs more than the rest of queuing a
