@@ -121,6 +121,19 @@ struct DecoderAgreementTests {
         }
     }
 
+    @Test("a body cut off where JSONDecoder traps (the 513th nested array opened by the last byte) is not JSON")
+    func cutAtTheDepthLimit() {
+        // Found by the fuzzer: JSONDecoder itself ends the process on these bodies; the reader
+        // refuses them as it refuses any body cut off inside an array.
+        for body in [String(repeating: "[", count: 513), #"{"results":"# + String(repeating: "[", count: 513)] {
+            #expect(
+                DecodingOutcome.current(Data(body.utf8))
+                    == .failure(.malformedResponse, "the catalog sent a malformed response: the body is not valid JSON"),
+                "\(body.prefix(16))…")
+            #expect(DecodingOutcome.current(Data(body.utf8)) == FoundationDecoder.outcome(Data(body.utf8)))
+        }
+    }
+
     @Test(
         "on 3,000 real answers with bytes changed, added and taken away (seeded)",
         .enabled(if: Fixtures.available, "../shared/fixtures/itunes is absent: real-response agreement skipped"))

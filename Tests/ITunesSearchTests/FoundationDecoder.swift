@@ -6,16 +6,17 @@ import NetworkBasics
 #endif
 
 /// The catalog decoder HalfTunes had before its one-pass reader: Foundation's `JSONDecoder`, a
-/// result decoded field by field. Kept here as the oracle the reader is held to (and symlinked
+/// result decoded field by field (through `JSONInput`, which keeps `JSONDecoder` from the one input
+/// it crashes on). Kept here as the oracle the reader is held to (and symlinked
 /// into the fuzz target, which holds the two to each other on whatever bytes it makes).
 enum FoundationDecoder {
     /// What the old decoder made of a body: its tracks, or its error's code and message.
     static func outcome(_ body: Data) -> DecodingOutcome {
         do {
-            let envelope = try JSONDecoder().decode(Envelope.self, from: body)
+            let envelope = try JSONInput.decode(Envelope.self, from: body)
             return .tracks(envelope.results.compactMap(\.track))
         } catch let error as DecodingError {
-            if let message = try? JSONDecoder().decode(ErrorBody.self, from: body).errorMessage {
+            if let message = try? JSONInput.decode(ErrorBody.self, from: body).errorMessage {
                 return .failure(.badRequest, CatalogError.badRequest(message: message).message)
             }
             return .failure(.malformedResponse, CatalogError.malformedResponse(reason: describe(error)).message)

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 
 /// What a running `halftunes serve` tells other `halftunes` commands, so they act through its API
 /// instead of opening the session beside it: its URL and request token, in `<home>/server.json`,
@@ -37,7 +38,7 @@ public struct ServerInfo: Codable, Sendable, Hashable {
     /// The running server's record, if one is running (a record left by a dead process is ignored).
     public static func read(from home: HalfTunesHome) -> ServerInfo? {
         guard let data = try? Data(contentsOf: file(in: home)),
-            let info = try? JSONDecoder().decode(ServerInfo.self, from: data),
+            let info = try? JSONInput.decode(ServerInfo.self, from: data),
             kill(info.pid, 0) == 0 || errno == EPERM
         else { return nil }
         return info

@@ -3,6 +3,7 @@ import Foundation
 import HalfTunesKit
 import NIOCore
 import NIOHTTP1
+import NetworkBasics
 
 /// The ``DownloadControl`` of a command while `halftunes serve` owns the downloads: every call
 /// goes through the server's API (the routes of ``APIRoute``), as the page's do, with its token.
@@ -76,7 +77,7 @@ public struct RemoteDownloadControl: DownloadControl {
             do {
                 for try await buffer in response.body {
                     for data in parser.feed(buffer.readableBytesView) {
-                        if let event = try? decoder.decode(WireEvent.self, from: Data(data.utf8)) {
+                        if let event = try? JSONInput.decode(WireEvent.self, from: Data(data.utf8), decoder: decoder) {
                             continuation.yield(event.downloadEvent)
                         }
                     }
@@ -95,7 +96,7 @@ public struct RemoteDownloadControl: DownloadControl {
 
     private func call<T: Decodable>(_ route: APIRoute) async throws(DownloadError) -> T {
         let body = try await send(route)
-        do { return try JSONDecoder().decode(T.self, from: body) } catch {
+        do { return try JSONInput.decode(T.self, from: body) } catch {
             throw DownloadError(
                 .upstreamFailure, "halftunes serve at \(server.url) sent an answer this version cannot read: \(error)")
         }
@@ -131,7 +132,7 @@ public struct RemoteDownloadControl: DownloadControl {
     private static func check(_ response: HTTPClientResponse) async throws(DownloadError) {
         guard !(200..<300).contains(response.status.code) else { return }
         let body = try? await response.body.collect(upTo: 1 << 20)
-        if let body, let document = try? JSONDecoder().decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
+        if let body, let document = try? JSONInput.decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
             throw DownloadError(
                 document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
         }

@@ -1,0 +1,1 @@
+../../../Sources/NetworkBasics/JSONInput.swift
