@@ -1,6 +1,7 @@
 # Sourced by scripts/bench and scripts/bench-downloads.
 #
-#   build_engine_client CONFIG PRODUCT FLAGS...   # builds PRODUCT, its own module compiled afresh
+#   build_engine_client PRODUCTS CONFIG PRODUCT FLAGS...   # builds PRODUCT into PRODUCTS (the build's
+#                                                          # --show-bin-path), its own module afresh
 #
 # The benchmark programs import the engine through `Transfers`, which re-exports TransferEngine.
 # Across that re-export an incremental build misses a change of an engine struct's layout that its
@@ -10,10 +11,8 @@
 # it depends on stays incremental. (Removing the module's whole folder breaks the build plan SwiftPM
 # keeps, which names files in it.)
 build_engine_client() {
-  local config=$1 product=$2
-  shift 2
-  local products
-  products=$(swift build -c "$config" "$@" --show-bin-path)
+  local products=$1 config=$2 product=$3
+  shift 3
   rm -f "$products/${product//-/_}.build/"*.o
   swift build -c "$config" -q "$@" --product "$product"
 }
