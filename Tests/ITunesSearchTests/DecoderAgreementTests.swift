@@ -12,6 +12,9 @@ struct DecoderAgreementTests {
     private static let fixtureNames = [
         "search-hellogoodbye-2.json", "search-price-tag-us-50.json", "search-empty.json", "error-400-invalid-entity.json",
     ]
+    /// What the reader makes of a body that is not JSON.
+    private static let notJSON = DecodingOutcome.failure(
+        .malformedResponse, "the catalog sent a malformed response: the body is not valid JSON")
 
     @Test(
         "on the real answers, whole and cut short anywhere",
@@ -105,7 +108,7 @@ struct DecoderAgreementTests {
             #expect(FoundationDecoder.readsAsOtherEncoding(body), "\(encoding)")
             #expect(
                 DecodingOutcome.current(body)
-                    == .failure(.malformedResponse, "the catalog sent a malformed response: the body is not valid JSON"),
+                    == Self.notJSON,
                 "\(encoding)")
         }
     }
@@ -128,7 +131,7 @@ struct DecoderAgreementTests {
         for body in [String(repeating: "[", count: 513), #"{"results":"# + String(repeating: "[", count: 513)] {
             #expect(
                 DecodingOutcome.current(Data(body.utf8))
-                    == .failure(.malformedResponse, "the catalog sent a malformed response: the body is not valid JSON"),
+                    == Self.notJSON,
                 "\(body.prefix(16))…")
             #expect(DecodingOutcome.current(Data(body.utf8)) == FoundationDecoder.outcome(Data(body.utf8)))
         }
