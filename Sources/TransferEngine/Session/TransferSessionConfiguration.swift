@@ -86,6 +86,11 @@ public struct TransferSessionConfiguration: Sendable {
     }
 
     func makeHTTPClient() -> HTTPClient {
+        HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpClientConfiguration())
+    }
+
+    /// The engine's HTTP client's configuration.
+    func httpClientConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
             timeout: .init(connect: .init(connectTimeout), read: .init(stallTimeout)),
@@ -97,6 +102,7 @@ public struct TransferSessionConfiguration: Sendable {
         // records nothing cost ~1 % of a batch of small downloads. A tracer set up with
         // `InstrumentationSystem.bootstrap` before the session is made still gets every request.
         if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // Reads of up to 256 KiB, one a wake-up (see ConnectionReads).
+        return ConnectionReads.applied(to: configuration)
     }
 }
