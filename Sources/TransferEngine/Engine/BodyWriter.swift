@@ -7,10 +7,11 @@ import NetworkBasics
 /// Receives one response on the event loop and writes its body straight into the partial file.
 ///
 /// Writing where the bytes arrive, instead of handing each buffer to a task on another thread,
-/// is what lets the engine keep up with curl: no thread hop per 64 KiB. The journal hears of the
-/// response (its validator) before the first body byte reaches the disk: the head's checkpoint is
-/// written synchronously here (one small SQLite update per response), so a crash can never leave
-/// bytes of one version journaled under another's validator. A transfer with no validator yet (a
+/// is what lets the engine keep up with curl: no thread hop per body part (a read of up to 256
+/// KiB: see ``ConnectionReads``). The journal hears of the response (its validator) before the
+/// first body byte reaches the disk: the head's checkpoint is written synchronously here (one
+/// small SQLite update per response), so a crash can never leave bytes of one version journaled
+/// under another's validator. A transfer with no validator yet (a
 /// fresh one, from byte 0) may wait: its head's checkpoint is journaled once its body has been
 /// arriving for the progress interval or has brought ``unjournaledBytes``, before a flush, or
 /// with the transfer's record when the response stops short (the session saves it as paused,
