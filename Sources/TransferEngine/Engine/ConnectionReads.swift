@@ -12,8 +12,8 @@ import NIOCore
 /// connection, so memory stays flat: 0.6–1.8 MiB more at peak for four connections, where four
 /// reads a wake-up of that size kept four buffers each (3–5 MiB more).
 ///
-/// AsyncHTTPClient sets no channel options of its own choosing; its connection initializers (the
-/// hooks it calls with each new connection's channel, HTTP/1 and HTTP/2 alike) are where these go.
+/// AsyncHTTPClient has no setting for either; its connection initializers (the hooks it calls
+/// with each new connection's channel, HTTP/1 and HTTP/2 alike) are where they go.
 enum ConnectionReads {
     /// The most one read of a connection takes.
     static let maximumBytes = 256 << 10
