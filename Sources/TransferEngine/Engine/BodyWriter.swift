@@ -11,14 +11,13 @@ import NetworkBasics
 /// KiB: see ``ConnectionReads``). The journal hears of the response (its validator) before the
 /// first body byte reaches the disk: the head's checkpoint is written synchronously here (one
 /// small SQLite update per response), so a crash can never leave bytes of one version journaled
-/// under another's validator. A transfer with no validator yet (a
-/// fresh one, from byte 0) may wait: its head's checkpoint is journaled once its body has been
-/// arriving for the progress interval or has brought ``unjournaledBytes``, before a flush, or
-/// with the transfer's record when the response stops short (the session saves it as paused,
-/// failed or interrupted); a body that ends before any of these is journaled by its completion
-/// alone. A crash meanwhile leaves bytes with no validator, which are never resumed
-/// (``RangeRequest``): the download starts over, fetching again at most that interval's or that
-/// many bytes. Nothing is spliced, and most previews (a few hundred KB in a few milliseconds)
+/// under another's validator. A transfer with no validator yet (a fresh one, from byte 0) may
+/// wait: its head's checkpoint is journaled once its body has been arriving for the progress
+/// interval or has brought ``unjournaledBytes``, before a flush, or with the transfer's record
+/// when the response stops short (the session saves it as paused, failed or interrupted); a body
+/// that ends before any of these is journaled by its completion alone. A crash meanwhile leaves
+/// bytes with no validator, which are never resumed (``RangeRequest``): the download starts over,
+/// fetching again at most that interval's or that many bytes. Nothing is spliced, and most previews (a few hundred KB in a few milliseconds)
 /// cost one journal write fewer.
 ///
 /// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on

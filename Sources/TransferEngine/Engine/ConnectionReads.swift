@@ -9,8 +9,8 @@ import NIOCore
 /// trip through the HTTP decoder, the client's state machine, the body writer and a `write` to
 /// the file; with reads of up to 256 KiB it takes about four. The buffer still adapts to what
 /// arrives (a 2 KB file reads into a small one), and one read a wake-up keeps one buffer a
-/// connection, so memory stays flat: 0.6–1.8 MiB more at peak for four connections, where four
-/// reads a wake-up of that size kept four buffers each (3–5 MiB more).
+/// connection (1 MiB at most for four), where four reads a wake-up of that size kept up to four
+/// each (3–5 MiB more at peak, measured).
 ///
 /// AsyncHTTPClient has no setting for either; its connection initializers (the hooks it calls
 /// with each new connection's channel, HTTP/1 and HTTP/2 alike) are where they go.
