@@ -31,14 +31,17 @@ enum ConnectionReads {
     /// `configuration` with every new connection prepared (after what it already did to them).
     static func applied(to configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
         var configuration = configuration
-        let http1 = configuration.http1_1ConnectionDebugInitializer
-        configuration.http1_1ConnectionDebugInitializer = { channel in
-            (http1?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap { prepare(channel) }
-        }
-        let http2 = configuration.http2ConnectionDebugInitializer
-        configuration.http2ConnectionDebugInitializer = { channel in
-            (http2?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap { prepare(channel) }
-        }
+        configuration.http1_1ConnectionDebugInitializer = preparing(after: configuration.http1_1ConnectionDebugInitializer)
+        configuration.http2ConnectionDebugInitializer = preparing(after: configuration.http2ConnectionDebugInitializer)
         return configuration
+    }
+
+    /// A connection initializer that runs `earlier` (if any), then ``prepare(_:)``.
+    private static func preparing(
+        after earlier: (@Sendable (any Channel) -> EventLoopFuture<Void>)?
+    ) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        { channel in
+            (earlier?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap { prepare(channel) }
+        }
     }
 }
