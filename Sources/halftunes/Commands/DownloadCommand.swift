@@ -35,6 +35,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         Terminal.bootstrapLogging()
+        BatchScheduling.adopt()
         try await reportingFailures {
             try await homeOptions.withControl(
                 downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved
