@@ -15,27 +15,14 @@ struct BatchSchedulingTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1006)
             try await withTemporaryDirectory { home in
                 let environment = halftunesEnvironment(home: home, catalog: url)
-                let download = try ChildProcess(
-                    try BuiltProducts.halftunes, ["download", "1006", "--json"], environment: environment)
-                _ = await download.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 // By the first progress the HTTP client's event loops and the file-work threads
                 // exist, most of them started after the command marked its threads.
-                let policies = try await threadPolicies(of: download.pid)
-                download.signal(SIGINT)
-                #expect(await download.wait().status == 130)
-                #expect(policies.count >= 4, "\(policies)")
-                #expect(policies.values.allSatisfy { $0 == "SCHED_BATCH" }, "\(policies)")
-                #expect(policies.keys.contains { $0.hasPrefix("NIO-") }, "\(policies)")
-
-                // `resume` downloads in the foreground too.
-                let resume = try ChildProcess(
-                    try BuiltProducts.halftunes, ["resume", "1006", "--json"], environment: environment)
-                _ = await resume.waitForLine { $0.contains("\"progress\"") ? true : nil }
-                let resuming = try await threadPolicies(of: resume.pid)
-                resume.signal(SIGINT)
-                #expect(await resume.wait().status == 130)
-                #expect(resuming.count >= 4, "\(resuming)")
-                #expect(resuming.values.allSatisfy { $0 == "SCHED_BATCH" }, "\(resuming)")
+                for command in ["download", "resume"] {
+                    let policies = try await policiesWhileDownloading([command, "1006", "--json"], environment)
+                    #expect(policies.count >= 4, "\(command): \(policies)")
+                    #expect(policies.values.allSatisfy { $0 == "SCHED_BATCH" }, "\(command): \(policies)")
+                    #expect(policies.keys.contains { $0.hasPrefix("NIO-") }, "\(command): \(policies)")
+                }
 
                 let server = try ChildProcess(
                     try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment)
@@ -47,6 +34,18 @@ struct BatchSchedulingTests {
                 #expect(serving.values.allSatisfy { $0 == "SCHED_OTHER" }, "\(serving)")
             }
         }
+    }
+
+    /// The thread policies of `halftunes ARGUMENTS` once it reports progress; then Ctrl-C (exit 130).
+    private func policiesWhileDownloading(
+        _ arguments: [String], _ environment: [String: String]
+    ) async throws -> [String: String] {
+        let process = try ChildProcess(try BuiltProducts.halftunes, arguments, environment: environment)
+        _ = await process.waitForLine { $0.contains("\"progress\"") ? true : nil }
+        let policies = try await threadPolicies(of: process.pid)
+        process.signal(SIGINT)
+        #expect(await process.wait().status == 130, "\(arguments)")
+        return policies
     }
 
     /// Each thread's name (and id) and its scheduling policy, as `chrt -p` prints it.
