@@ -9,9 +9,9 @@ import Foundation
 /// hand-over can cost two switches, the thread that handed over still having work in hand (a
 /// 2,000-file batch on 2 cores, with its server beside it: ~7,400 involuntary switches). A batch
 /// thread that wakes waits for a free core or the end of the running thread's turn instead
-/// (~2,700). It also stops a download from preempting the programs a person is using. Only the
-/// commands that download in the foreground (`download`, `resume`) ask for it; the web server
-/// answers a page, and stays as it is.
+/// (~2,700); nor, waking, does it preempt the programs a person is using. Only the commands that
+/// download in the foreground (`download`, `resume`) ask for it; the web server answers a page,
+/// and stays as it is.
 enum BatchScheduling {
     /// Linux's `SCHED_BATCH` (`sched.h`; Swift's Glibc module leaves it out).
     private static let batchPolicy: Int32 = 3
