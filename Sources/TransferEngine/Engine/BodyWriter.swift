@@ -17,8 +17,8 @@ import NetworkBasics
 /// when the response stops short (the session saves it as paused, failed or interrupted); a body
 /// that ends before any of these is journaled by its completion alone. A crash meanwhile leaves
 /// bytes with no validator, which are never resumed (``RangeRequest``): the download starts over,
-/// fetching again at most that interval's or that many bytes. Nothing is spliced, and most previews (a few hundred KB in a few milliseconds)
-/// cost one journal write fewer.
+/// fetching again at most that interval's or that many bytes. Nothing is spliced, and most
+/// previews (a few hundred KB in a few milliseconds) cost one journal write fewer.
 ///
 /// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on
 /// the event loop: the socket keeps being read while the device catches up, and the checkpoint

@@ -44,7 +44,6 @@ struct ResumeCommand: AsyncParsableCommand {
 
     func run() async throws {
         Terminal.bootstrapLogging()
-        BatchScheduling.adopt()
         try await reportingFailures {
             try await homeOptions.withControl(downloading: true) { control in
                 try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in

@@ -35,7 +35,6 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         Terminal.bootstrapLogging()
-        BatchScheduling.adopt()
         try await reportingFailures {
             try await homeOptions.withControl(
                 downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved

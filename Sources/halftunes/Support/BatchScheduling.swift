@@ -9,9 +9,9 @@ import Foundation
 /// hand-over can cost two switches, the thread that handed over still having work in hand (a
 /// 2,000-file batch on 2 cores, with its server beside it: ~7,400 involuntary switches). A batch
 /// thread that wakes waits for a free core or the end of the running thread's turn instead
-/// (~2,700); nor, waking, does it preempt the programs a person is using. Only the commands that
-/// download in the foreground (`download`, `resume`) ask for it; the web server answers a page,
-/// and stays as it is.
+/// (~2,700); nor, waking, does it preempt the programs a person is using. Only downloads shown in
+/// the foreground (``ForegroundDownloads``: `download`, `resume`) ask for it; the web server
+/// answers a page, and stays as it is.
 enum BatchScheduling {
     /// Linux's `SCHED_BATCH` (`sched.h`; Swift's Glibc module leaves it out).
     private static let batchPolicy: Int32 = 3
@@ -19,10 +19,7 @@ enum BatchScheduling {
     /// Marks every thread of this process as batch work; a thread started later takes its
     /// creator's policy, so the whole process stays batch work. Advice only: a system that
     /// refuses leaves the process as it was, and the command runs the same.
-    ///
-    /// - Returns: How many threads were marked.
-    @discardableResult
-    static func adopt() -> Int {
+    static func adopt() {
         var marked = Set<pid_t>()
         // A thread started while the list is read is marked by the next pass, or inherits the
         // policy from a creator already marked.
@@ -35,7 +32,6 @@ enum BatchScheduling {
             }
             if marked.isEmpty { break }  // refused (no such policy): nothing to gain from more passes
         }
-        return marked.count
     }
 
     /// The ids of this process's threads (`/proc/self/task`).

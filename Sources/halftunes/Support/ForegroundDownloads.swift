@@ -21,6 +21,7 @@ enum ForegroundDownloads {
         _ control: any DownloadControl, json: Bool, batch: BatchFeed,
         start: ([Int]) async throws -> [DownloadDocument]
     ) async throws {
+        BatchScheduling.adopt()
         // What a batch of events prints goes out in one write (a batch of 2,000 small files is
         // 4,000 lines).
         let output = PendingOutput()
