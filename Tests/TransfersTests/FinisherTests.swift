@@ -47,6 +47,52 @@ struct FinisherTests {
         }
     }
 
+    @Test("a finisher that says it finished but left an empty replacement: the file goes into place as downloaded")
+    func emptyReplacement() async throws {
+        try await withDemoCatalog { catalog, url in
+            let empty: TransferFinisher = { download in
+                FileManager.default.createFile(atPath: download.replacementPath, contents: Data())
+            }
+            try await withSession(TransferSessionConfiguration(finisher: empty)) { session, folder in
+                let destination = folder.appendingPathComponent("files/song.wav")
+                let id = try await session.start(url: previewURL(url, 1006), destination: destination)
+                #expect(try await session.wait(for: id).state == .completed)
+                #expect(try contents(destination) == catalog.preview(for: 1006)!.data)
+                #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
+            }
+        }
+    }
+
+    @Test("a scratch file a crash left beside the complete partial file is gone once the download is finished")
+    func leftoverScratchFile() async throws {
+        try await withDemoCatalog { catalog, url in
+            let source = catalog.preview(for: 1009)!.data
+            try await withTemporaryDirectory { folder in
+                let destination = folder.appendingPathComponent("files/song.wav")
+                let (entered, enter) = AsyncStream<Void>.makeStream()
+                let stuck = TransferSessionConfiguration(finisher: { _ in
+                    enter.yield()
+                    try? await Task.sleep(for: .seconds(3600))
+                    return false
+                })
+                try await withSession(stuck, folder: folder) { session, _ in
+                    _ = try await session.start(url: previewURL(url, 1009), destination: destination)
+                    var iterator = entered.makeAsyncIterator()
+                    await iterator.next()
+                }
+                // What a finisher killed halfway through its replacement leaves.
+                try Data("half a replacement".utf8).write(to: URL(fileURLWithPath: destination.path + ".finishing"))
+
+                try await withSession(TransferSessionConfiguration(finisher: { _ in false }), folder: folder) { session, _ in
+                    let id = try #require(await session.transfers().first?.id)
+                    #expect(try await session.wait(for: id).state == .completed)
+                }
+                #expect(try contents(destination) == source)
+                #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
+            }
+        }
+    }
+
     @Test("closed while finishing: the complete partial file stays; the next open finishes it without refetching")
     func stoppedWhileFinishing() async throws {
         try await withDemoCatalog { catalog, url in

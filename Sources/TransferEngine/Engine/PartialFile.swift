@@ -35,6 +35,9 @@ final class PartialFile {
     let flushes: Bool
     /// Measures the writes of a file not flushed, and takes it once finished.
     let recycler: PageRecycler
+    /// Whether this object created the file (it was not there): then nothing an earlier attempt
+    /// left beside it (a finisher's replacement) can be there either.
+    let created: Bool
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
     ///
@@ -45,6 +48,17 @@ final class PartialFile {
         self.path = path
         self.flushes = flushes
         self.recycler = recycler
+        // A download from the start makes its file new (the common case: no size to look at, no
+        // offset to set); one that is there already is opened as it is, and cut below.
+        if offset == 0 {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                (descriptor, length, writebackStart, created) = (fd, 0, 0, true)
+                return
+            }
+            guard errno == EEXIST else { throw Self.error("open", path) }
+        }
+        created = false
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.error("open", path) }
         // Truncate only what lies past `offset`: on ext4, truncating a file to zero (even an empty

@@ -271,7 +271,10 @@ struct TransferRunner: Sendable {
             }
             // The partial file stays open: when the finisher declines, it goes into place as it is.
             let replacement = job.destinationPath + ".finishing"
-            PartialFile.remove(replacement)
+            // A replacement can be left over only beside a partial file made before this attempt
+            // (a finisher stopped by a crash); one this attempt made has none to look for.
+            let leftover = !file.created
+            if leftover { PartialFile.remove(replacement) }
             // Paths: a finisher that works with paths (the tagger) makes no URL per download.
             let download = CompletedDownload(
                 transferID: job.id, tag: job.tag, filePath: job.partialPath, replacementPath: replacement,
@@ -290,7 +293,9 @@ struct TransferRunner: Sendable {
                     replacement, to: job.destinationPath, flushing: durability.flushes, folders: folders)
                 unlink(job.partialPath)
             } else {
-                PartialFile.remove(replacement)
+                // A finisher that declines leaves nothing (``TransferFinisher``); one that said
+                // it wrote a replacement and left none or an empty one is tidied after.
+                if leftover || finished { PartialFile.remove(replacement) }
                 try await file.finish(at: job.destinationPath, folders: folders)
             }
         } catch {

@@ -29,6 +29,8 @@ public struct CompletedDownload: Sendable {
 /// finished version to ``CompletedDownload/replacement``, which then goes into place (flushed
 /// first, when the session's durability asks for it); `false` keeps the file as downloaded.
 ///
-/// A finisher must not fail a download: whatever goes wrong, it answers `false`. After a crash
-/// in the middle, the session downloads nothing again: it finds the complete file and finishes it.
+/// A finisher must not fail a download: whatever goes wrong, it answers `false`, and leaves
+/// nothing at the replacement's path (the session looks there only for what a crash left). After
+/// a crash in the middle, the session downloads nothing again: it finds the complete file and
+/// finishes it.
 public typealias TransferFinisher = @Sendable (CompletedDownload) async -> Bool
