@@ -18,6 +18,22 @@ struct FinisherTests {
         return (try? bytes.write(to: download.replacement)) != nil
     }
 
+    /// Downloads `track` with a finisher still at work when the session closes: what a crash
+    /// while finishing leaves (the complete partial file, no finished one).
+    static func stopWhileFinishing(_ track: Int, from url: URL, to destination: URL, in folder: URL) async throws {
+        let (entered, enter) = AsyncStream<Void>.makeStream()
+        let stuck = TransferSessionConfiguration(finisher: { _ in
+            enter.yield()
+            try? await Task.sleep(for: .seconds(3600))
+            return false
+        })
+        try await withSession(stuck, folder: folder) { session, _ in
+            _ = try await session.start(url: previewURL(url, track), destination: destination)
+            var iterator = entered.makeAsyncIterator()
+            await iterator.next()
+        }
+    }
+
     @Test("the finished version goes into place; the partial file and the scratch file are gone")
     func finishes() async throws {
         try await withDemoCatalog { catalog, url in
@@ -69,17 +85,7 @@ struct FinisherTests {
             let source = catalog.preview(for: 1009)!.data
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
-                let (entered, enter) = AsyncStream<Void>.makeStream()
-                let stuck = TransferSessionConfiguration(finisher: { _ in
-                    enter.yield()
-                    try? await Task.sleep(for: .seconds(3600))
-                    return false
-                })
-                try await withSession(stuck, folder: folder) { session, _ in
-                    _ = try await session.start(url: previewURL(url, 1009), destination: destination)
-                    var iterator = entered.makeAsyncIterator()
-                    await iterator.next()
-                }
+                try await Self.stopWhileFinishing(1009, from: url, to: destination, in: folder)
                 // What a finisher killed halfway through its replacement leaves.
                 try Data("half a replacement".utf8).write(to: URL(fileURLWithPath: destination.path + ".finishing"))
 
@@ -99,18 +105,7 @@ struct FinisherTests {
             let source = catalog.preview(for: 1007)!.data
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
-                let (entered, enter) = AsyncStream<Void>.makeStream()
-                // A finisher that is still at work when the session closes.
-                let stuck = TransferSessionConfiguration(finisher: { _ in
-                    enter.yield()
-                    try? await Task.sleep(for: .seconds(3600))
-                    return false
-                })
-                try await withSession(stuck, folder: folder) { session, _ in
-                    _ = try await session.start(url: previewURL(url, 1007), destination: destination)
-                    var iterator = entered.makeAsyncIterator()
-                    await iterator.next()
-                }
+                try await Self.stopWhileFinishing(1007, from: url, to: destination, in: folder)
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
                 #expect(try contents(URL(fileURLWithPath: destination.path + ".part")) == source)
 
