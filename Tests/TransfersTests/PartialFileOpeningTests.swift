@@ -41,7 +41,7 @@ struct PartialFileOpeningTests {
         }
     }
 
-    @Test("a folder that cannot be written: a clear error, no file")
+    @Test("a folder that is not there: a clear error, no file")
     func refused() async throws {
         try await withTemporaryDirectory { folder in
             let path = folder.appendingPathComponent("missing/a.m4a.part").path
