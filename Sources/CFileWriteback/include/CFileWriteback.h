@@ -8,4 +8,10 @@
 /// clean. Returns 0, or -1 with errno set.
 int halftunes_wait_written(int descriptor, long long offset, long long length);
 
+/// Reserves the blocks of [offset, offset + length) for the file open as `descriptor` without
+/// changing its size (fallocate with FALLOC_FL_KEEP_SIZE). A file system that cannot reserve says
+/// so (EOPNOTSUPP): nothing is written in its place, unlike posix_fallocate. Returns 0, or -1 with
+/// errno set.
+int halftunes_reserve(int descriptor, long long offset, long long length);
+
 #endif

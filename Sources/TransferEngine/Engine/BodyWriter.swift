@@ -139,6 +139,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
         do {
             file = try PartialFile(path: job.partialPath, offset: offset, flushes: durability.flushes)
+            if let total { file?.reserve(upTo: total) }
         } catch {
             return task.eventLoop.makeFailedFuture(error)
         }

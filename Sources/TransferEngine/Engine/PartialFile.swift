@@ -18,6 +18,13 @@ import NIOCore
 /// page cache growing. A file that is not flushed (`process-crash`) never waits: it lets go of
 /// what happens to be written (the kernel would write it within half a minute anyway), and its
 /// last windows stay cached, dirty.
+///
+/// A file with a write-back window or more still to come has its blocks reserved once its length is
+/// known (``reserve(upTo:)``, its size unchanged, so what a crash leaves still ends where the
+/// written bytes end): ext4 then maps each write to blocks already there, and write-back (started on
+/// the event loop, above) has nothing to allocate, instead of each write reserving delayed blocks
+/// and each window allocating them as it goes; 512 MiB took ~10 % less time. Smaller files keep the
+/// kernel's delayed allocation, which costs them nothing on the event loop.
 final class PartialFile {
     /// Bytes written between two requests to start write-back.
     static let writebackWindow: Int64 = 8 << 20
@@ -73,6 +80,15 @@ final class PartialFile {
         descriptor = fd
         length = offset
         writebackStart = offset
+    }
+
+    /// Reserves the file's blocks up to `total` bytes, its length unchanged, when at least a
+    /// write-back window is still to come (see the type's notes). Advice only: a file system that
+    /// cannot reserve, or a disk without the room, changes nothing here (a write that finds no room
+    /// fails as it would have).
+    func reserve(upTo total: Int64) {
+        guard total - length >= Self.writebackWindow else { return }
+        _ = halftunes_reserve(descriptor, length, total - length)
     }
 
     /// Appends a buffer.
