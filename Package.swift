@@ -62,6 +62,7 @@ let package = Package(
             dependencies: [
                 "CFileWriteback", "NetworkBasics", "SQLiteSettings",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

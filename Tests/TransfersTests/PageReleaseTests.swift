@@ -102,6 +102,7 @@ struct PageReleaseTests {
     func durableWindowsSettled() async throws {
         try await Self.withPartialFile(flushes: true) { file, path in
             try Self.writeWindows(3, of: 0x3C, to: file)
+            try file.settleWriteback()  // the requests are made on a file-work thread
             let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
             #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
             #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
@@ -118,6 +119,7 @@ struct PageReleaseTests {
             try PartialFile.sync(descriptor: file.descriptor, path: path)
             #expect(try Self.residentPages(path).resident > 0, "the first window was never cached")
             try Self.writeWindows(1, of: 0x5A, to: file)
+            try file.settleWriteback()  // the requests are made on a file-work thread
             let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
             #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
             let second = try Self.residentPages(path).resident - first.resident

@@ -247,10 +247,12 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let checkpoint = Checkpoint(
             validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: length,
             durableBytes: length, contentType: nil)
-        let (descriptor, path) = (file.descriptor, file.path)
+        let (descriptor, path, handOff) = (file.descriptor, file.path, file.handOff)
         flushStarted = true
         flushing = NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
             try PartialFile.sync(descriptor: descriptor, path: path)
+            // A write-back error a window's wait met is not reported by the flush again.
+            if let code = handOff.settle() { throw PartialFile.error("write", path, code: code) }
         }
         .flatMap { self.journal(checkpoint, on: loop) }
         .always { result in

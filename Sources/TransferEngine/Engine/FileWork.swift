@@ -35,4 +35,10 @@ enum FileWork {
         }
         return try result.get()
     }
+
+    /// Runs `body` on a file-work thread without waiting for it (where the caller runs, should the
+    /// threads have stopped).
+    static func submit(_ body: @escaping @Sendable () -> Void) {
+        pool.submit { _ in body() }
+    }
 }

@@ -15,7 +15,9 @@ import NIOCore
 /// machine the first touch of a page can cost more than the disk's write of it). A durable file
 /// waits, before that request, for the oldest of those windows to be written (it was handed over a
 /// window ago), so its pages are always dropped: a slow device slows the download instead of the
-/// page cache growing. A file that is not flushed (`process-crash`) never waits: it lets go of
+/// page cache growing. These requests are made on a file-work thread, not on the event loop that
+/// writes the file (``WritebackHandOff``): one window's at a time, a wait for the last ones before
+/// the next. A file that is not flushed (`process-crash`) never waits: it lets go of
 /// what happens to be written (the kernel would write it within half a minute anyway), and its
 /// last windows stay cached, dirty.
 ///
@@ -31,6 +33,8 @@ final class PartialFile {
     /// How many windows behind the newest a request to start write-back also covers, so that
     /// their pages, once written (clean), are let go of; pages still dirty or being written stay.
     static let trailingWindows: Int64 = 2
+    /// The requests about write-back windows, made off the event loop.
+    let handOff = WritebackHandOff()
 
     let path: String
     private(set) var descriptor: Int32
@@ -115,24 +119,35 @@ final class PartialFile {
         }
         length += Int64(buffer.readableBytes)
         if length - writebackStart >= Self.writebackWindow {
-            // On Linux, DONTNEED on dirty pages starts their write-back and returns at once (the
-            // pages stay cached until written); clean pages (written back) are dropped. Advice
-            // only: a failure changes nothing.
+            // The last window's requests first: one hand-over at a time (see WritebackHandOff).
+            try settleWriteback()
             let from = max(0, writebackStart - Self.trailingWindows * Self.writebackWindow)
             let settled = writebackStart - Self.writebackWindow
-            if flushes, settled > from {
-                // A durable file waits for the oldest of those windows to be written (handed over
-                // a window ago: done by now, unless the device is slower than the network), so its
-                // pages are dropped below and the file runs steadily through the same memory.
-                // The wait takes the file's write-back error, if any, which its flush would not
-                // report again (the error is the file's once): it fails the write here instead.
-                if halftunes_wait_written(descriptor, from, settled - from) != 0, Self.isWritebackError(errno) {
-                    throw Self.error("write", path)
+            let (descriptor, flushes, end) = (descriptor, flushes, length)
+            handOff.start {
+                if flushes, settled > from {
+                    // A durable file waits for the oldest of those windows to be written (handed
+                    // over a window ago: done by now, unless the device is slower than the
+                    // network), so its pages are dropped below and the file runs steadily through
+                    // the same memory. The wait takes the file's write-back error, if any.
+                    if halftunes_wait_written(descriptor, from, settled - from) != 0, Self.isWritebackError(errno) {
+                        return errno
+                    }
                 }
+                // On Linux, DONTNEED on dirty pages starts their write-back and returns at once
+                // (the pages stay cached until written); clean pages (written back) are dropped.
+                // Advice only: a failure changes nothing.
+                _ = posix_fadvise(descriptor, off_t(from), off_t(end - from), Int32(POSIX_FADV_DONTNEED))
+                return 0
             }
-            _ = posix_fadvise(descriptor, off_t(from), off_t(length - from), Int32(POSIX_FADV_DONTNEED))
             writebackStart = length
         }
+    }
+
+    /// Waits until the write-back requests handed over so far are done, and throws the file's
+    /// write-back error if one of them met it (once).
+    func settleWriteback() throws(TransferError) {
+        if let code = handOff.settle() { throw Self.error("write", path, code: code) }
     }
 
     /// Flushes an open file's data to the device (fdatasync: the data and the length, not the
@@ -149,9 +164,11 @@ final class PartialFile {
         try sync(descriptor: descriptor, path: path)
     }
 
-    /// Closes the file (again is harmless).
+    /// Closes the file (again is harmless). A write-back error met since the last check leaves
+    /// nothing to resume from: the file is cut to nothing (its bytes may not be on the device).
     func close() {
         guard descriptor >= 0 else { return }
+        if handOff.settle() != nil { _ = ftruncate(descriptor, 0) }
         Foundation.close(descriptor)
         descriptor = -1
     }
@@ -159,7 +176,7 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes)
+        try Self.flushAndRename(try handOver(), path: path, to: destination, flushing: flushes)
         if flushes { FolderFlusher.flushNow(Self.folder(of: destination)) }
     }
 
@@ -173,7 +190,7 @@ final class PartialFile {
     /// does not wait for the device, and is cheaper than the two thread switches; its
     /// ``recycler`` then takes it.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        let (descriptor, path, flushes) = (handOver(), path, flushes)
+        let (descriptor, path, flushes) = (try handOver(), path, flushes)
         guard flushes else {
             // Renamed first: the recycler keeps the name the file has from now on.
             guard rename(path, destination) == 0 else {
@@ -197,7 +214,8 @@ final class PartialFile {
     }
 
     /// The open descriptor, which the caller now owns (this object no longer closes it).
-    private func handOver() -> Int32 {
+    private func handOver() throws(TransferError) -> Int32 {
+        try settleWriteback()
         defer { descriptor = -1 }
         return descriptor
     }
@@ -253,8 +271,7 @@ final class PartialFile {
     /// file system that cannot wait).
     static func isWritebackError(_ code: Int32) -> Bool { code == EIO || code == ENOSPC || code == EDQUOT }
 
-    static func error(_ action: String, _ path: String) -> TransferError {
-        let code = errno
+    static func error(_ action: String, _ path: String, code: Int32 = errno) -> TransferError {
         if code == ENOSPC || code == EDQUOT {
             return TransferError(
                 .diskFull, "no space left on the device to \(action) \(path); the partial download is kept",
