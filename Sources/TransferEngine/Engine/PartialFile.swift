@@ -145,7 +145,7 @@ final class PartialFile {
     }
 
     /// Waits until the write-back requests handed over so far are done, and throws the file's
-    /// write-back error if one of them met it (once).
+    /// write-back error if one of them met it.
     func settleWriteback() throws(TransferError) {
         if let code = handOff.settle() { throw Self.error("write", path, code: code) }
     }
@@ -164,8 +164,8 @@ final class PartialFile {
         try sync(descriptor: descriptor, path: path)
     }
 
-    /// Closes the file (again is harmless). A write-back error met since the last check leaves
-    /// nothing to resume from: the file is cut to nothing (its bytes may not be on the device).
+    /// Closes the file (again is harmless). A write-back error a window's wait met leaves nothing
+    /// to resume from: the file is cut to nothing (its bytes may not be on the device).
     func close() {
         guard descriptor >= 0 else { return }
         if handOff.settle() != nil { _ = ftruncate(descriptor, 0) }

@@ -11,15 +11,14 @@ import NIOConcurrencyHelpers
 /// network still slows its download instead of filling the page cache.
 ///
 /// A failed wait for write-back (EIO, ENOSPC, EDQUOT) is the file's write-back error, which its
-/// flushes will not report again (the kernel reports it once): it is kept here and thrown by the
-/// next ``settle()`` — the next window's write, a checkpoint's flush, the finish.
+/// flushes will not report again (the kernel reports it once): it is kept here for good, and every
+/// ``settle()`` after returns it — the next window's write, a checkpoint's flush, the finish and
+/// the close each fail or cut the file on it.
 final class WritebackHandOff: @unchecked Sendable {
     /// 1 while requests run, 0 otherwise; guards ``failure``.
     private let state = ConditionLock(value: 0)
-    /// The error number of a failed wait, kept until thrown.
+    /// The error number of the first failed wait, 0 if none failed.
     private var failure: Int32 = 0
-
-    init() {}
 
     /// Runs `requests` on a file-work thread; they return 0, or the error number of a failed wait.
     /// Call only after ``settle()``: one hand-over at a time.
@@ -35,12 +34,10 @@ final class WritebackHandOff: @unchecked Sendable {
     }
 
     /// Waits until the requests handed over are done; returns the error number of a wait that
-    /// failed since the last call, if one did (it is returned once).
+    /// failed, if one ever did.
     func settle() -> Int32? {
         state.lock(whenValue: 0)
         defer { state.unlock() }
-        guard failure != 0 else { return nil }
-        defer { failure = 0 }
-        return failure
+        return failure == 0 ? nil : failure
     }
 }
