@@ -22,7 +22,7 @@ struct WritebackHandOffTests {
                 #expect {
                     try file.settleWriteback()
                 } throws: { error in
-                    (error as? TransferError)?.message.contains("cannot write") == true
+                    (error as? TransferError)?.message.contains("the partial download is discarded") == true
                 }
             }
             #expect(throws: TransferError.self) { try file.finish(at: destination) }

@@ -23,8 +23,8 @@ import NIOCore
 ///
 /// A file with a write-back window or more still to come has its blocks reserved once its length is
 /// known (``reserve(upTo:)``, its size unchanged, so what a crash leaves still ends where the
-/// written bytes end): ext4 then maps each write to blocks already there, and write-back (started on
-/// the event loop, above) has nothing to allocate, instead of each write reserving delayed blocks
+/// written bytes end): ext4 then maps each write to blocks already there, and write-back (started
+/// window by window, above) has nothing to allocate, instead of each write reserving delayed blocks
 /// and each window allocating them as it goes; 512 MiB took ~10 % less time. Smaller files keep the
 /// kernel's delayed allocation, which costs them nothing on the event loop.
 final class PartialFile {
@@ -147,7 +147,7 @@ final class PartialFile {
     /// Waits until the write-back requests handed over so far are done, and throws the file's
     /// write-back error if one of them met it.
     func settleWriteback() throws(TransferError) {
-        if let code = handOff.settle() { throw Self.error("write", path, code: code) }
+        if let code = handOff.settle() { throw Self.writebackError(path, code: code) }
     }
 
     /// Flushes an open file's data to the device (fdatasync: the data and the length, not the
@@ -271,7 +271,18 @@ final class PartialFile {
     /// file system that cannot wait).
     static func isWritebackError(_ code: Int32) -> Bool { code == EIO || code == ENOSPC || code == EDQUOT }
 
-    static func error(_ action: String, _ path: String, code: Int32 = errno) -> TransferError {
+    /// The error of a write-back a window's wait saw fail: the file's bytes may not be on the
+    /// device, so it is cut at its close and nothing is resumed from it.
+    static func writebackError(_ path: String, code: Int32) -> TransferError {
+        let full = code == ENOSPC || code == EDQUOT
+        return TransferError(
+            full ? .diskFull : .fileSystem,
+            "the device failed to store \(path) (\(String(cString: strerror(code)))); the partial download is discarded",
+            permanent: false)
+    }
+
+    static func error(_ action: String, _ path: String) -> TransferError {
+        let code = errno
         if code == ENOSPC || code == EDQUOT {
             return TransferError(
                 .diskFull, "no space left on the device to \(action) \(path); the partial download is kept",
