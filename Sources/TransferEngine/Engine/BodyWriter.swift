@@ -252,7 +252,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         flushing = NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
             try PartialFile.sync(descriptor: descriptor, path: path)
             // A write-back error a window's wait met is not reported by the flush again.
-            if let code = handOff.settle() { throw PartialFile.writebackError(path, code: code) }
+            try handOff.settle(path: path)
         }
         .flatMap { self.journal(checkpoint, on: loop) }
         .always { result in

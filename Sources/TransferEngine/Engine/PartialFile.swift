@@ -147,7 +147,7 @@ final class PartialFile {
     /// Waits until the write-back requests handed over so far are done, and throws the file's
     /// write-back error if one of them met it.
     func settleWriteback() throws(TransferError) {
-        if let code = handOff.settle() { throw Self.writebackError(path, code: code) }
+        try handOff.settle(path: path)
     }
 
     /// Flushes an open file's data to the device (fdatasync: the data and the length, not the
@@ -176,7 +176,7 @@ final class PartialFile {
     /// Flushes (when it ``flushes``), closes and renames the file to `destination` atomically,
     /// then flushes the folder so the rename itself survives a power cut.
     func finish(at destination: String) throws(TransferError) {
-        try Self.flushAndRename(try handOver(), path: path, to: destination, flushing: flushes)
+        try Self.flushAndRename(handOver(), path: path, to: destination, flushing: flushes)
         if flushes { FolderFlusher.flushNow(Self.folder(of: destination)) }
     }
 

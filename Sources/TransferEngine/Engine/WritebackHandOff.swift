@@ -40,4 +40,10 @@ final class WritebackHandOff: @unchecked Sendable {
         defer { state.unlock() }
         return failure == 0 ? nil : failure
     }
+
+    /// Waits as ``settle()`` does, and throws the write-back error of the file at `path`, if a
+    /// wait met one.
+    func settle(path: String) throws(TransferError) {
+        if let code = settle() { throw PartialFile.writebackError(path, code: code) }
+    }
 }
