@@ -65,6 +65,8 @@ CONF
 }
 
 median() { printf '%s\n' $* | sort -g | awk '{a[NR]=$1} END {printf "%.15g\n", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# maximum VALUES...: the largest (one list or several arguments, as median takes them).
+maximum() { printf '%s\n' $* | sort -g | tail -1; }
 
 serve_sets() {
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
