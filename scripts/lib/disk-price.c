@@ -8,6 +8,10 @@
 // WAY: none           write, close, rename (what --durability process-crash asks of the disk)
 //      sync-once      none, then one syncfs at the end (what curl + sync does)
 //      file           each file flushed (fsync) before its rename; the folder never
+//      made-before    file, with every .part file made and flushed (its folder too) before the
+//                     clock starts: a flush without its folder's. ext4 without a journal flushes
+//                     the folder of a file made since its last flush with it; this way measures
+//                     what that costs (not a way to keep a promise: the files exist beforehand)
 //      file+folder    each file flushed, renamed, and its folder flushed
 //      group          each file flushed; folder flushes shared by the renames that ask while one
 //                     runs (group commit; halftunes before lever 56)
@@ -15,10 +19,6 @@
 //                     flushing their bytes (lever 56: halftunes' way)
 //      syncfs-group   as arrivals, but a file's bytes are flushed by a syncfs shared by the files
 //                     that ask while one runs (one device flush for several files)
-//      made-before    file, with every .part file made and flushed (its folder too) before the
-//                     clock starts: a flush without its folder's. ext4 without a journal flushes
-//                     the folder of a file made since its last flush with it; this way measures
-//                     what that costs (not a way to keep a promise: the files exist beforehand)
 //
 // Prints: WAY seconds, data flushes, folder flushes.
 #define _GNU_SOURCE
@@ -31,9 +31,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum way { NONE, SYNC_ONCE, FILE_ONLY, FILE_FOLDER, GROUP, ARRIVALS, SYNCFS_GROUP, MADE_BEFORE };
+// In order: each way from FILE_ONLY on flushes every file, from GROUP on shares folder flushes.
+enum way { NONE, SYNC_ONCE, FILE_ONLY, MADE_BEFORE, FILE_FOLDER, GROUP, ARRIVALS, SYNCFS_GROUP };
 static const char *names[] = {
-    "none", "sync-once", "file", "file+folder", "group", "arrivals", "syncfs-group", "made-before"};
+    "none", "sync-once", "file", "made-before", "file+folder", "group", "arrivals", "syncfs-group"};
 
 static enum way way;
 static int count, size, threads;
@@ -135,7 +136,7 @@ static void *download(void *unused) {
             perror(part);
             exit(1);
         }
-        long arrival = way == ARRIVALS || way == SYNCFS_GROUP ? announce(&folder_group) : 0;
+        long arrival = way >= ARRIVALS ? announce(&folder_group) : 0;
         if (way == SYNCFS_GROUP) {
             close(descriptor);
             commit(&data_group, flush_file_system, 0, 0);
@@ -145,7 +146,7 @@ static void *download(void *unused) {
         }
         rename(part, destination);
         if (way == FILE_FOLDER) flush_folder();
-        if (way >= GROUP && way <= SYNCFS_GROUP) commit(&folder_group, flush_folder, arrival, way >= ARRIVALS);
+        if (way >= GROUP) commit(&folder_group, flush_folder, arrival, way >= ARRIVALS);
     }
     return NULL;
 }
@@ -160,8 +161,8 @@ int main(int argc, char **argv) {
     size = atoi(argv[3]);
     threads = atoi(argv[4]);
     way = NONE;
-    while (way <= MADE_BEFORE && strcmp(names[way], argv[5]) != 0) way++;
-    if (count < 1 || size < 1 || threads < 1 || threads > 64 || way > MADE_BEFORE) {
+    while (way <= SYNCFS_GROUP && strcmp(names[way], argv[5]) != 0) way++;
+    if (count < 1 || size < 1 || threads < 1 || threads > 64 || way > SYNCFS_GROUP) {
         fprintf(stderr, "disk-price: bad arguments\n");
         return 2;
     }
