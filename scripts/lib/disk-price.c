@@ -23,7 +23,8 @@
 //                     destination, flushed again, and its folder flushed as in arrivals. The second
 //                     flush is what makes the link survive a power cut on ext4 without a journal:
 //                     the link changes the file's inode (its link count), which a folder flush
-//                     does not write; without it, fsck would take the file for deleted
+//                     does not write (unless the two inodes share a block); without it, fsck
+//                     would take the file for deleted
 //
 // Prints: WAY seconds, data flushes, folder flushes.
 #define _GNU_SOURCE
