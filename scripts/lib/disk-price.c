@@ -57,8 +57,8 @@ struct group {
     char *arrived;  // by announcement number
     int running, runs;
 };
-static struct group folder_group = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-static struct group data_group = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+static struct group folder_group = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+static struct group data_group = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
 
 static void flush_folder(void) {
     int descriptor = open(folder, O_RDONLY | O_DIRECTORY);
