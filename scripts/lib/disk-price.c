@@ -155,12 +155,12 @@ static void *download(void *unused) {
     char part[4096], destination[4096];
     int index;
     while ((index = atomic_fetch_add(&next_file, 1)) < count) {
-        snprintf(part, sizeof part, "%s/%d.m4a.part", folder, index);
         snprintf(destination, sizeof destination, "%s/%d.m4a", folder, index);
         if (way == UNNAMED) {
             download_unnamed(destination);
             continue;
         }
+        snprintf(part, sizeof part, "%s/%d.m4a.part", folder, index);
         int descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (descriptor < 0 || write(descriptor, bytes, size) != size) {
             perror(part);
