@@ -154,19 +154,6 @@ static void download_unnamed(const char *destination) {
     commit(&folder_group, flush_folder, arrival, 1);
 }
 
-// The named way's file: made at its destination, written, flushed; its folder flushed after.
-static void download_named(const char *destination) {
-    int descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (descriptor < 0 || write(descriptor, bytes, size) != size) {
-        perror(destination);
-        exit(1);
-    }
-    long arrival = announce(&folder_group);
-    fsync(descriptor);
-    close(descriptor);
-    commit(&folder_group, flush_folder, arrival, 1);
-}
-
 static void *download(void *unused) {
     (void)unused;
     char part[4096], destination[4096];
@@ -177,11 +164,8 @@ static void *download(void *unused) {
             download_unnamed(destination);
             continue;
         }
-        if (way == NAMED) {
-            download_named(destination);
-            continue;
-        }
-        snprintf(part, sizeof part, "%s/%d.m4a.part", folder, index);
+        // The named way writes at the destination itself: no .part, no rename.
+        snprintf(part, sizeof part, "%s/%d.m4a%s", folder, index, way == NAMED ? "" : ".part");
         int descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (descriptor < 0 || write(descriptor, bytes, size) != size) {
             perror(part);
@@ -195,7 +179,7 @@ static void *download(void *unused) {
             if (way >= FILE_ONLY) fsync(descriptor);
             close(descriptor);
         }
-        rename(part, destination);
+        if (way != NAMED) rename(part, destination);
         if (way == FILE_FOLDER) flush_folder();
         if (way >= GROUP) commit(&folder_group, flush_folder, arrival, way >= ARRIVALS);
     }
