@@ -7,8 +7,9 @@ import Testing
 
 @testable import TransferEngine
 
-/// The engine's connections read up to 256 KiB at once, one read a wake-up, instead of NIO's
-/// 64 KiB four times (fewer, larger body parts a file): checked on the connections
+/// The engine's connections read up to 256 KiB at once (more only while a large body streams:
+/// ``StreamReadSize``), one read a wake-up, instead of NIO's 64 KiB four times (fewer, larger body
+/// parts a file): checked on the connections
 /// AsyncHTTPClient really opens, over the wire, by reading the options back from each channel.
 @Suite("How the engine's connections read", .timeLimit(.minutes(1)))
 struct ConnectionReadsTests {
@@ -28,7 +29,7 @@ struct ConnectionReadsTests {
             prepare(channel).flatMap {
                 channel.getOption(ChannelOptions.recvAllocator).and(channel.getOption(ChannelOptions.maxMessagesPerRead))
             }.map { allocator, messages in
-                let maximum = (allocator as? AdaptiveRecvByteBufferAllocator)?.maximum
+                let maximum = (allocator as? StreamReadSize)?.maximumBytes
                 seen.withLock { $0.append(Reads(maximumBytes: maximum, messagesPerRead: messages)) }
             }
         }

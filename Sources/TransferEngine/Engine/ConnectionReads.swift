@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import NIOCore
 
-/// How the engine's connections read from their sockets: up to ``maximumBytes`` a read, one read
-/// each time the socket is readable.
+/// How the engine's connections read from their sockets: up to ``maximumBytes`` a read (more while
+/// a large body streams: ``StreamReadSize``), one read each time the socket is readable.
 ///
 /// NIO's default reads at most 64 KiB at a time, four times a wake-up, into as many pooled
 /// buffers. A 300 KB preview then took some seven socket reads and as many body parts, each a
@@ -15,14 +15,14 @@ import NIOCore
 /// AsyncHTTPClient has no setting for either; its connection initializers (the hooks it calls
 /// with each new connection's channel, HTTP/1 and HTTP/2 alike) are where they go.
 enum ConnectionReads {
-    /// The most one read of a connection takes.
+    /// The most one read of a connection takes, unless a large body streams (``StreamReadSize``).
     static let maximumBytes = 256 << 10
 
     /// Sets `channel` to read as above.
     static func prepare(_ channel: any Channel) -> EventLoopFuture<Void> {
         channel.setOption(
             ChannelOptions.recvAllocator,
-            value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: maximumBytes)
+            value: StreamReadSize()
         ).flatMap {
             channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
         }
