@@ -102,7 +102,7 @@ public struct TransferSessionConfiguration: Sendable {
         // records nothing cost ~1 % of a batch of small downloads. A tracer set up with
         // `InstrumentationSystem.bootstrap` before the session is made still gets every request.
         if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
-        // Reads of up to 256 KiB, one a wake-up (see ConnectionReads).
+        // Reads of up to 256 KiB (1 MiB while a large body streams), one a wake-up (see ConnectionReads).
         return ConnectionReads.applied(to: configuration)
     }
 }
