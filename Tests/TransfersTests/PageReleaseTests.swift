@@ -70,11 +70,11 @@ struct PageReleaseTests {
 
     /// A partial file opened in a fresh folder (which `body` gets too, and which is removed after).
     static func withPartialFile(
-        flushes: Bool, _ body: (_ file: PartialFile, _ path: String) throws -> Void
+        flushes: Bool, recycler: PageRecycler = .shared, _ body: (_ file: PartialFile, _ path: String) throws -> Void
     ) async throws {
         try await withTemporaryDirectory { folder in
             let path = folder.path + "/growing.m4a.part"
-            let file = try PartialFile(path: path, offset: 0, flushes: flushes)
+            let file = try PartialFile(path: path, offset: 0, flushes: flushes, recycler: recycler)
             defer { file.close() }
             try body(file, path)
         }
@@ -102,6 +102,18 @@ struct PageReleaseTests {
     func durableWindowsSettled() async throws {
         try await Self.withPartialFile(flushes: true) { file, path in
             try Self.writeWindows(3, of: 0x3C, to: file)
+            try file.settleWriteback()  // the requests are made on a file-work thread
+            let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
+            #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+            #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
+        }
+    }
+
+    @Test("a file not flushed waits for its oldest trailing window too once fresh pages prove costly")
+    func unflushedWindowsSettledWhenPagesCost() async throws {
+        // A recycler already recycling: this process's fresh pages proved costly.
+        try await Self.withPartialFile(flushes: false, recycler: PageRecycler(recycling: true)) { file, path in
+            try Self.writeWindows(3, of: 0x6B, to: file)
             try file.settleWriteback()  // the requests are made on a file-work thread
             let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
             #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")

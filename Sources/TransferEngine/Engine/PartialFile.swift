@@ -17,9 +17,11 @@ import NIOCore
 /// window ago), so its pages are always dropped: a slow device slows the download instead of the
 /// page cache growing. These requests are made on a file-work thread, not on the event loop that
 /// writes the file (``WritebackHandOff``): one window's at a time, a wait for the last ones before
-/// the next. A file that is not flushed (`process-crash`) never waits: it lets go of
-/// what happens to be written (the kernel would write it within half a minute anyway), and its
-/// last windows stay cached, dirty.
+/// the next. A file that is not flushed (`process-crash`) does not wait while fresh pages are
+/// cheap: it lets go of what happens to be written (the kernel would write it within half a minute
+/// anyway), and its last windows stay cached, dirty. Once fresh pages prove costly (its
+/// ``recycler`` is recycling), it waits as a durable file does: writing used pages back costs less
+/// than taking fresh ones (512 MiB 0.50 → 0.44 s then, unchanged while pages are cheap).
 ///
 /// A file with a write-back window or more still to come has its blocks reserved once its length is
 /// known (``reserve(upTo:)``, its size unchanged, so what a crash leaves still ends where the
@@ -123,13 +125,15 @@ final class PartialFile {
             try settleWriteback()
             let from = max(0, writebackStart - Self.trailingWindows * Self.writebackWindow)
             let settled = writebackStart - Self.writebackWindow
-            let (descriptor, flushes, end) = (descriptor, flushes, length)
+            let (descriptor, end) = (descriptor, length)
+            let waits = flushes || recycler.isRecycling
             handOff.start {
-                if flushes, settled > from {
-                    // A durable file waits for the oldest of those windows to be written (handed
-                    // over a window ago: done by now, unless the device is slower than the
-                    // network), so its pages are dropped below and the file runs steadily through
-                    // the same memory. The wait takes the file's write-back error, if any.
+                if waits, settled > from {
+                    // A durable file (or one whose fresh pages cost) waits for the oldest of those
+                    // windows to be written (handed over a window ago: done by now, unless the
+                    // device is slower than the network), so its pages are dropped below and the
+                    // file runs steadily through the same memory. The wait takes the file's
+                    // write-back error, if any.
                     if halftunes_wait_written(descriptor, from, settled - from) != 0, Self.isWritebackError(errno) {
                         return errno
                     }
