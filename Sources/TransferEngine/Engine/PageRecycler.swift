@@ -12,11 +12,11 @@ import Synchronization
 /// and once a window of them costs like that, recycling starts, for the rest of the process: a
 /// finished file's write-back is started when it is handed over (advice, no wait), its name waits
 /// in a ring of ``capacity`` files, and when it leaves, its pages written meanwhile (clean) are
-/// dropped, to be the next ones written. Pages still dirty or being written stay: nothing waits
-/// for the device (but a file still being written past its write-back windows does wait for them
-/// from then on, as ``PartialFile`` says). Where fresh pages are cheap, nothing changes: write-back would cost the batch
-/// time that the kernel otherwise spends after it. The ring keeps names, not open files, so a file
-/// deleted meanwhile frees its space at once.
+/// dropped, to be the next ones written. Pages still dirty or being written stay: nothing here
+/// waits for the device (a file still being written waits for its write-back windows from then
+/// on, as ``PartialFile`` says). Where fresh pages are cheap, nothing changes: write-back would
+/// cost the batch time that the kernel otherwise spends after it. The ring keeps names, not open
+/// files, so a file deleted meanwhile frees its space at once.
 final class PageRecycler: Sendable {
     /// Finished files whose pages are let go of when as many have come after them.
     static let capacity = 8
