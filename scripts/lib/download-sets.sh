@@ -4,6 +4,7 @@
 #   make_sets WWW BASE "NAME:COUNT:SIZE ..."   # files WWW/NAME/<id>.m4a, lookup answers, ids, urls
 #   start_nginx WORK WWW PORT                  # nginx on 127.0.0.1:PORT, pid in WORK/nginx.pid
 #   median N...                                # the median of numbers (words of one or more arguments)
+#   maximum N..., minimum N...                 # the largest, the smallest
 #   serve_sets WORK "NAME:COUNT:SIZE ..."      # the sets in WORK/www, served by nginx on a free port: sets $port
 #   release_halftunes                          # sets $bin: $BIN when set, else a release build made now
 
@@ -67,6 +68,8 @@ CONF
 median() { printf '%s\n' $* | sort -g | awk '{a[NR]=$1} END {printf "%.15g\n", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 # maximum VALUES...: the largest (one list or several arguments, as median takes them).
 maximum() { printf '%s\n' $* | sort -g | tail -1; }
+# minimum VALUES...: the smallest.
+minimum() { printf '%s\n' $* | sort -g | head -1; }
 
 serve_sets() {
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -20,7 +20,7 @@ struct StreamReadSize: RecvByteBufferAllocator {
     static let sustainedReads = 32
 
     /// NIO's adaptive size, within the limit of the moment.
-    private var adaptive = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: ConnectionReads.maximumBytes)
+    private var adaptive = Self.adaptive(from: 2048, upTo: ConnectionReads.maximumBytes)
     /// Reads in a row that filled ``ConnectionReads/maximumBytes`` (while the limit is not raised).
     private var fullReads = 0
 
@@ -46,7 +46,7 @@ struct StreamReadSize: RecvByteBufferAllocator {
             // Shrunk back under the usual limit: the large body is over.
             let next = adaptive.nextBufferSize() ?? 0
             if next < ConnectionReads.maximumBytes {
-                adaptive = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: next, maximum: ConnectionReads.maximumBytes)
+                adaptive = Self.adaptive(from: next, upTo: ConnectionReads.maximumBytes)
             }
             return mayGrow
         }
@@ -54,12 +54,16 @@ struct StreamReadSize: RecvByteBufferAllocator {
         fullReads = filled ? fullReads + 1 : 0
         if fullReads >= Self.sustainedReads {
             // From the usual limit on, growing as NIO's does (this full read counts).
-            adaptive = AdaptiveRecvByteBufferAllocator(
-                minimum: 64, initial: ConnectionReads.maximumBytes, maximum: Self.streamingBytes)
+            adaptive = Self.adaptive(from: ConnectionReads.maximumBytes, upTo: Self.streamingBytes)
             _ = adaptive.record(actualReadBytes: actualReadBytes)
             fullReads = 0
             mayGrow = true
         }
         return mayGrow
+    }
+
+    /// NIO's adaptive size starting at `initial` bytes, within `maximum`.
+    private static func adaptive(from initial: Int, upTo maximum: Int) -> AdaptiveRecvByteBufferAllocator {
+        AdaptiveRecvByteBufferAllocator(minimum: 64, initial: initial, maximum: maximum)
     }
 }
