@@ -98,14 +98,22 @@ struct PageReleaseTests {
         }
     }
 
-    @Test(
-        "a durable file, or one not flushed once fresh pages prove costly, waits for the oldest trailing window's write-back: its pages are gone, with no flush asked",
-        arguments: [true, false])
-    func windowsSettled(flushes: Bool) async throws {
-        // Not flushed: a recycler already recycling (this process's fresh pages proved costly).
-        let recycler = flushes ? PageRecycler.shared : PageRecycler(recycling: true)
-        try await Self.withPartialFile(flushes: flushes, recycler: recycler) { file, path in
+    @Test("a durable file waits for the oldest trailing window's write-back: its pages are gone, with no flush asked")
+    func durableWindowsSettled() async throws {
+        try await Self.withPartialFile(flushes: true) { file, path in
             try Self.writeWindows(3, of: 0x3C, to: file)
+            try file.settleWriteback()  // the requests are made on a file-work thread
+            let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
+            #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
+            #expect(try Self.residentPages(path).resident > 0, "the newest windows' pages were dropped")
+        }
+    }
+
+    @Test("a file not flushed waits for its oldest trailing window too once fresh pages prove costly")
+    func unflushedWindowsSettledWhenPagesCost() async throws {
+        // A recycler already recycling: this process's fresh pages proved costly.
+        try await Self.withPartialFile(flushes: false, recycler: PageRecycler(recycling: true)) { file, path in
+            try Self.writeWindows(3, of: 0x6B, to: file)
             try file.settleWriteback()  // the requests are made on a file-work thread
             let first = try Self.residentPages(path, prefix: Int(PartialFile.writebackWindow))
             #expect(first.resident == 0, "\(first.resident) of the first window's \(first.total) pages still cached")
