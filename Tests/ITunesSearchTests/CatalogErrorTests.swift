@@ -97,30 +97,15 @@ struct CatalogErrorTests {
 
     @Test("a host that refuses connections is unreachable, and the message names it")
     func unreachable() async throws {
-        // A port held by a socket that never listens: connections to it are refused, and no other
-        // test's server can take it meanwhile (closing a bound port would free it for them).
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(holder >= 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+        try await withRefusingPort { url in
+            let catalog = try ITunesCatalog(
+                configuration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), logger: quietLogger("t"))
+            await #expect {
+                try await catalog.search(SearchQuery(term: "x"))
+            } throws: { error in
+                guard let error = error as? CatalogError else { return false }
+                return error.code == .hostUnreachable && error.message.contains("127.0.0.1:\(url.port!)")
             }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        let catalog = try ITunesCatalog(
-            configuration: CatalogConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, callsPerMinute: nil),
-            logger: quietLogger("t"))
-        await #expect {
-            try await catalog.search(SearchQuery(term: "x"))
-        } throws: { error in
-            guard let error = error as? CatalogError else { return false }
-            return error.code == .hostUnreachable && error.message.contains("127.0.0.1:\(port)")
         }
     }
 

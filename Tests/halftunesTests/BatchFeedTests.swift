@@ -54,6 +54,20 @@ struct BatchFeedTests {
         #expect(feed.nextSlice(unfinished: 0) == nil)
     }
 
+    @Test("the upcoming slice is the one handed over next, whenever there is room", arguments: [1, 4, 300])
+    func upcoming(limit: Int) {
+        var feed = BatchFeed(Array(1...450), limit: limit)
+        var handed: [Int] = []
+        while !feed.isExhausted {
+            let upcoming = feed.upcoming
+            #expect(!upcoming.isEmpty)
+            #expect(feed.nextSlice(unfinished: 0) == upcoming)
+            handed += upcoming
+        }
+        #expect(handed == Array(1...450))
+        #expect(feed.upcoming.isEmpty)
+    }
+
     @Test("a limit below 1 is taken as 1")
     func smallest() {
         var feed = BatchFeed([1, 2], limit: 0)

@@ -27,6 +27,7 @@ public final class DemoCatalog: Sendable {
         var faults: [Int: PreviewFaults] = [:]
         var defaultFaults = PreviewFaults()
         var requests: [PreviewRequest] = []
+        var lookups: [[Int]] = []
         var bytesSent: [Int: Int] = [:]
     }
 
@@ -106,6 +107,11 @@ public final class DemoCatalog: Sendable {
     }
 
     func record(_ request: PreviewRequest) { state.withLock { $0.requests.append(request) } }
+
+    /// Every lookup call answered so far, oldest first: the ids each asked for, in its order.
+    public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }
+
+    func recordLookup(_ ids: [Int]) { state.withLock { $0.lookups.append(ids) } }
 
     func countSent(_ bytes: Int, for trackId: Int) { state.withLock { $0.bytesSent[trackId, default: 0] += bytes } }
 

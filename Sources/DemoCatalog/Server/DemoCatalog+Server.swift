@@ -79,6 +79,7 @@ extension DemoCatalog {
     func lookup(_ request: Request) -> Response {
         let query = FormQuery.parse(request.uri.query)
         let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingSpaces) }
+        recordLookup(ids)
         return json(ids.compactMap(track(id:)).map { APIResult($0, baseURL: base, country: "USA") })
     }
 

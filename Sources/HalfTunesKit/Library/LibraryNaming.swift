@@ -70,6 +70,13 @@ public enum LibraryNaming {
         return Int(name[open.upperBound..<close.lowerBound])
     }
 
+    /// The track ids that the files in `folder` are named after, downloaded or partial (`.part`);
+    /// empty when the folder cannot be read.
+    public static func trackIDs(inFolder folder: URL) -> Set<Int> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.compactMap(trackID(inFileName:)))
+    }
+
     private static let knownExtensions: Set<String> = ["m4a", "mp3", "wav", "aac", "mp4", "ogg", "flac", "m4p"]
     private static let extensionsByMediaType = [
         "audio/mp4": "m4a", "audio/x-m4a": "m4a", "audio/m4a": "m4a", "audio/mpeg": "mp3", "audio/mp3": "mp3",

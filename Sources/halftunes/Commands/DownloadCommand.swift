@@ -47,9 +47,10 @@ struct DownloadCommand: AsyncParsableCommand {
                         Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
                     }
                 }
-                try await ForegroundDownloads.run(control, json: json, batch: BatchFeed(trackIDs, limit: queueLimit)) {
-                    try await control.start($0)
-                }
+                let batch = BatchFeed(trackIDs, limit: queueLimit)
+                // The first slice's tracks are looked up while the downloads open.
+                await control.prefetch(Array(batch.upcoming))
+                try await ForegroundDownloads.run(control, json: json, batch: batch) { try await control.start($0) }
             }
         }
     }

@@ -35,6 +35,10 @@ struct BatchFeed: Sendable {
     /// How many ids have not been handed over yet.
     var remaining: Int { ids.count - next }
 
+    /// The slice that goes in next once there is room for it (what ``nextSlice(unfinished:)``
+    /// hands over then); empty when every id has been handed over.
+    var upcoming: ArraySlice<Int> { ids[next..<min(ids.count, next + sliceSize)] }
+
     /// Whether every id has been handed over.
     var isExhausted: Bool { remaining == 0 }
 
