@@ -37,7 +37,7 @@ public actor DownloadService {
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
         // Downloads that flush nothing leave the index's log at close too, as the session does.
-        async let opening = LibraryStore(
+        async let opening = LibraryStore.open(
             path: home.libraryIndex.path, folder: home.library,
             checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
         let tagger = DownloadTagger(

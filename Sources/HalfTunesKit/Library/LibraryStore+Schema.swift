@@ -2,6 +2,22 @@ import Foundation
 import GRDB
 
 extension LibraryStore {
+    /// Opens the index as ``init(path:folder:checkpointsOnClose:cacheKiB:)`` does, on a thread of
+    /// its own: opening waits on the disk (a new index's first flushes) and on the database's own
+    /// thread, and a Swift task that blocked meanwhile would hold one of the cooperative threads
+    /// (one a core) that the rest of a command's start needs — the session's journal opening
+    /// beside it, the first tracks' lookup.
+    static func open(path: String, folder: URL, checkpointsOnClose: Bool, cacheKiB: Int?) async throws -> LibraryStore {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "halftunes.library.open").async {
+                continuation.resume(
+                    with: Result {
+                        try LibraryStore(path: path, folder: folder, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
+                    })
+            }
+        }
+    }
+
     /// The index's schema, version by version (each migration runs once, in order).
     static func migrator(folder: URL) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -91,7 +91,7 @@ public actor TransferSession {
         do {
             // A session that flushes nothing leaves its journal's log for the next open at close,
             // rather than flushing it and the journal on the way out.
-            journal = try TransferJournal(
+            journal = try await TransferJournal.open(
                 path: directory.appendingPathComponent("\(identifier).journal.sqlite").path,
                 checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
         } catch {
