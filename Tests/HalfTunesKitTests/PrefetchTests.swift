@@ -11,29 +11,41 @@ import TransferEngine
 /// DemoCatalog, whose own log of lookup calls is what the tests read.
 @Suite("Tracks looked up while the downloads open", .timeLimit(.minutes(1)))
 struct PrefetchTests {
-    private func control(_ home: HalfTunesHome, catalog url: URL, starts: Bool = true) -> LocalDownloadControl {
+    /// Runs `body` with a local control on `home`, closed afterwards however `body` ends.
+    private func withControl<T>(
+        _ home: HalfTunesHome, catalog url: URL, starts: Bool = true, _ body: (LocalDownloadControl) async throws -> T
+    ) async throws -> T {
         var configuration = TransferSessionConfiguration()
         configuration.startsTransfers = starts
-        let catalog = CatalogConfiguration(baseURL: url, callsPerMinute: nil)
-        return LocalDownloadControl(
+        // As the command line's: no answers kept, so every lookup asked for reaches the catalog.
+        let catalog = CatalogConfiguration(baseURL: url, cacheCapacity: 0, callsPerMinute: nil)
+        let control = LocalDownloadControl(
             home: home, configuration: configuration, tagging: .off,
             catalog: { try ITunesCatalog(configuration: catalog, logger: quietLogger("c")) },
             logger: quietLogger("d"))
+        do {
+            let result = try await body(control)
+            await control.close()
+            return result
+        } catch {
+            await control.close()
+            throw error
+        }
+    }
+
+    /// What a start gives: its documents, or its error.
+    private func starting(_ ids: [Int], on control: LocalDownloadControl) async -> Result<[DownloadDocument], DownloadError> {
+        do {
+            return .success(try await control.start(ids))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Waits, boundedly, until the catalog has answered `count` lookup calls.
     private func lookups(_ catalog: DemoCatalog, reach count: Int) async throws -> Bool {
         for _ in 0..<1000 where catalog.lookupRequests.count < count { try await Task.sleep(for: .milliseconds(10)) }
         return catalog.lookupRequests.count >= count
-    }
-
-    private func failure(of control: LocalDownloadControl, starting ids: [Int]) async -> DownloadError? {
-        do {
-            _ = try await control.start(ids)
-            return nil
-        } catch {
-            return error
-        }
     }
 
     private func completions(_ batches: AsyncStream<[DownloadEvent]>, of ids: Set<Int>) async -> Set<Int> {
@@ -50,18 +62,18 @@ struct PrefetchTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let home = HalfTunesHome(root: folder)
-                let control = control(home, catalog: url)
-                await control.prefetch([1012, 1011])
-                // Nothing opened yet: the call comes from the prefetch alone.
-                #expect(try await lookups(catalog, reach: 1))
-                #expect(!FileManager.default.fileExists(atPath: home.libraryIndex.path))
-                let events = try await control.eventBatches()
-                let documents = try await control.start([1011, 1012])
-                #expect(documents.map(\.id) == [1011, 1012])
-                #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
+                try await withControl(home, catalog: url) { control in
+                    await control.prefetch([1012, 1011])
+                    // Nothing opened yet: the call comes from the prefetch alone.
+                    #expect(try await lookups(catalog, reach: 1))
+                    #expect(!FileManager.default.fileExists(atPath: home.libraryIndex.path))
+                    let events = try await control.eventBatches()
+                    let documents = try await control.start([1011, 1012])
+                    #expect(documents.map(\.id) == [1011, 1012])
+                    #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
+                }
                 #expect(catalog.lookupRequests.map { $0.sorted() } == [[1011, 1012]], "one call, the prefetch's")
                 #expect(filesIn(home.library).count == 2)
-                await control.close()
             }
         }
     }
@@ -71,27 +83,27 @@ struct PrefetchTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let home = HalfTunesHome(root: folder)
-                let first = control(home, catalog: url)
-                let events = try await first.eventBatches()
-                _ = try await first.start([1011, 1012])
-                #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
-                await first.close()
+                try await withControl(home, catalog: url) { first in
+                    let events = try await first.eventBatches()
+                    _ = try await first.start([1011, 1012])
+                    #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
+                }
                 #expect(catalog.lookupRequests.count == 1)
 
-                let again = control(home, catalog: url)
-                await again.prefetch([1011, 1012])
-                let documents = try await again.start([1011, 1012])
-                #expect(documents.map(\.state) == [.downloaded, .downloaded])
+                let again = try await withControl(home, catalog: url) { again in
+                    await again.prefetch([1011, 1012])
+                    return try await again.start([1011, 1012])
+                }
+                #expect(again.map(\.state) == [.downloaded, .downloaded])
                 #expect(catalog.lookupRequests.count == 1, "\(catalog.lookupRequests)")
 
                 // One new id beside them: only it is asked for, once.
-                await again.close()
-                let more = control(home, catalog: url)
-                await more.prefetch([1011, 1013])
-                let mixed = try await more.start([1011, 1013])
+                let mixed = try await withControl(home, catalog: url) { more in
+                    await more.prefetch([1011, 1013])
+                    return try await more.start([1011, 1013])
+                }
                 #expect(mixed.map(\.id) == [1011, 1013])
                 #expect(catalog.lookupRequests.dropFirst() == [[1013]])
-                await more.close()
             }
         }
     }
@@ -104,25 +116,24 @@ struct PrefetchTests {
                 try await withTemporaryDirectory { folder in
                     // Queued (not started, so no file yet) while the catalog answered.
                     let home = HalfTunesHome(root: folder.appendingPathComponent("queued"))
-                    let queueing = control(home, catalog: url, starts: false)
-                    let queued = try await queueing.start([1011])
+                    let queued = try await withControl(home, catalog: url, starts: false) { try await $0.start([1011]) }
                     #expect(queued.map(\.state) == [.queued])
-                    await queueing.close()
 
-                    let offline = control(home, catalog: gone, starts: false)
-                    await offline.prefetch([1011])
-                    let offlineStart = try await offline.start([1011])
-                    #expect(offlineStart.map(\.state) == [.queued])
-                    await offline.close()
+                    let offline = try await withControl(home, catalog: gone, starts: false) { offline in
+                        await offline.prefetch([1011])
+                        return await starting([1011], on: offline)
+                    }
+                    #expect((try? offline.get())?.map(\.state) == [.queued], "\(offline)")
 
                     // A track nowhere on this machine: the lookup was needed.
                     var errors: [DownloadError] = []
                     for prefetching in [true, false] {
-                        let fresh = control(
-                            HalfTunesHome(root: folder.appendingPathComponent("fresh-\(prefetching)")), catalog: gone)
-                        if prefetching { await fresh.prefetch([1011]) }
-                        if let error = await failure(of: fresh, starting: [1011]) { errors.append(error) }
-                        await fresh.close()
+                        let fresh = HalfTunesHome(root: folder.appendingPathComponent("fresh-\(prefetching)"))
+                        let result = try await withControl(fresh, catalog: gone) { control in
+                            if prefetching { await control.prefetch([1011]) }
+                            return await starting([1011], on: control)
+                        }
+                        if case .failure(let error) = result { errors.append(error) }
                     }
                     #expect(errors.count == 2)
                     #expect(errors.first?.code == errors.last?.code)
