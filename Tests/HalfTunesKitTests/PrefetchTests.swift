@@ -23,14 +23,7 @@ struct PrefetchTests {
             home: home, configuration: configuration, tagging: .off,
             catalog: { try ITunesCatalog(configuration: catalog, logger: quietLogger("c")) },
             logger: quietLogger("d"))
-        do {
-            let result = try await body(control)
-            await control.close()
-            return result
-        } catch {
-            await control.close()
-            throw error
-        }
+        return try await control.closing(after: body)
     }
 
     /// What a start gives: its documents, or its error.

@@ -50,6 +50,18 @@ extension DownloadControl {
     /// Nothing to prepare: ``start(_:)`` does it all.
     public func prefetch(_ trackIDs: [Int]) async {}
 
+    /// Runs `body` with this control, then closes it (``close()``) however `body` ends.
+    public func closing<T>(after body: (Self) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            await close()
+            return result
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
     /// Every download in flight and the whole library.
     public func listing() async throws(DownloadError) -> Listing { try await listing(.all) }
 

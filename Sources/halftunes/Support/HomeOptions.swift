@@ -50,13 +50,6 @@ struct HomeOptions: ParsableArguments {
                 },
                 logger: Logger(label: "halftunes.downloads"))
         }
-        do {
-            let result = try await body(control)
-            await control.close()
-            return result
-        } catch {
-            await control.close()
-            throw error
-        }
+        return try await control.closing { try await body($0) }
     }
 }
