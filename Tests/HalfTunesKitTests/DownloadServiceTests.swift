@@ -16,16 +16,6 @@ struct DownloadServiceTests {
         return try await catalog.lookup(ids: ids)
     }
 
-    private func waitForCompletion(_ events: AsyncStream<DownloadEvent>, of ids: Set<Int>) async -> [Int: URL] {
-        var files: [Int: URL] = [:]
-        for await event in events {
-            if case .completed(let id, let file, _) = event { files[id] = file }
-            if case .failed = event { break }
-            if Set(files.keys) == ids { break }
-        }
-        return files
-    }
-
     @Test("downloads land in the library, are remembered after a reopen, and remove deletes the file")
     func library() async throws {
         try await withDemoCatalog { catalog, url in

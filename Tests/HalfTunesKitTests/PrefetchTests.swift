@@ -41,15 +41,6 @@ struct PrefetchTests {
         return catalog.lookupRequests.count >= count
     }
 
-    private func completions(_ batches: AsyncStream<[DownloadEvent]>, of ids: Set<Int>) async -> Set<Int> {
-        var done = Set<Int>()
-        for await batch in batches {
-            for case .completed(let id, _, _) in batch { done.insert(id) }
-            if done == ids || batch.contains(where: { if case .failed = $0 { true } else { false } }) { break }
-        }
-        return done
-    }
-
     @Test("the lookup goes out before the downloads open, and the first start asks nothing more")
     func aheadOfTheStart() async throws {
         try await withDemoCatalog { catalog, url in
@@ -60,10 +51,10 @@ struct PrefetchTests {
                     // Nothing opened yet: the call comes from the prefetch alone.
                     #expect(try await lookups(catalog, reach: 1))
                     #expect(!FileManager.default.fileExists(atPath: home.libraryIndex.path))
-                    let events = try await control.eventBatches()
+                    let events = try await control.events()
                     let documents = try await control.start([1011, 1012])
                     #expect(documents.map(\.id) == [1011, 1012])
-                    #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
+                    #expect(Set(await waitForCompletion(events, of: [1011, 1012]).keys) == [1011, 1012])
                 }
                 #expect(catalog.lookupRequests.map { $0.sorted() } == [[1011, 1012]], "one call, the prefetch's")
                 #expect(filesIn(home.library).count == 2)
@@ -77,9 +68,9 @@ struct PrefetchTests {
             try await withTemporaryDirectory { folder in
                 let home = HalfTunesHome(root: folder)
                 try await withControl(home, catalog: url) { first in
-                    let events = try await first.eventBatches()
+                    let events = try await first.events()
                     _ = try await first.start([1011, 1012])
-                    #expect(await completions(events, of: [1011, 1012]) == [1011, 1012])
+                    #expect(Set(await waitForCompletion(events, of: [1011, 1012]).keys) == [1011, 1012])
                 }
                 #expect(catalog.lookupRequests.count == 1)
 
