@@ -1,20 +1,13 @@
 import Foundation
 import GRDB
+import SQLiteSettings
 
 extension LibraryStore {
     /// Opens the index as ``init(path:folder:checkpointsOnClose:cacheKiB:)`` does, on a thread of
-    /// its own: opening waits on the disk (a new index's first flushes) and on the database's own
-    /// thread, and a Swift task that blocked meanwhile would hold one of the cooperative threads
-    /// (one a core) that the rest of a command's start needs — the session's journal opening
-    /// beside it, the first tracks' lookup.
+    /// its own (``DatabaseOpening``), so that the task waiting holds none of Swift's cooperative threads.
     static func open(path: String, folder: URL, checkpointsOnClose: Bool, cacheKiB: Int?) async throws -> LibraryStore {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "halftunes.library.open").async {
-                continuation.resume(
-                    with: Result {
-                        try LibraryStore(path: path, folder: folder, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
-                    })
-            }
+        try await DatabaseOpening.run(label: "halftunes.library.open") {
+            try LibraryStore(path: path, folder: folder, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
         }
     }
 

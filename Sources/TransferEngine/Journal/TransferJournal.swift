@@ -34,19 +34,11 @@ final class TransferJournal: Sendable {
     }
 
     /// Opens the journal as ``init(path:checkpointsOnClose:cacheKiB:)`` does, on a thread of its
-    /// own: opening waits on the disk (a new journal's first flushes) and on the database's own
-    /// thread, and a Swift task that blocked meanwhile would hold one of the cooperative threads
-    /// (one a core) that the rest of the start needs.
+    /// own (``DatabaseOpening``), so that the task waiting holds none of Swift's cooperative threads.
     static func open(path: String, checkpointsOnClose: Bool, cacheKiB: Int?) async throws(TransferError) -> TransferJournal {
-        let opened: Result<TransferJournal, TransferError> = await withCheckedContinuation { continuation in
-            DispatchQueue(label: "halftunes.transfers.open").async {
-                continuation.resume(
-                    returning: Result { () throws(TransferError) in
-                        try TransferJournal(path: path, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
-                    })
-            }
+        try await DatabaseOpening.run(label: "halftunes.transfers.open") { () throws(TransferError) in
+            try TransferJournal(path: path, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
         }
-        return try opened.get()
     }
 
     private static var migrator: DatabaseMigrator {
