@@ -123,6 +123,44 @@ struct TransferTableTests {
         #expect(table.transfer(writing: "/music/2.m4a") == nil)
     }
 
+    @Test("a record changed in place keeps the queue and the destinations in step, even when the change throws")
+    func changesInPlace() {
+        struct Refused: Error {}
+        var table = TransferTable()
+        for n in 1...3 { table[TransferID(rawValue: "t\(n)")] = record(n, seq: Int64(n), state: .queued) }
+        let t2 = TransferID(rawValue: "t2")
+        let expected = table.update(t2) { record in
+            record.state = TransferState.running.rawValue
+            record.receivedBytes = 7
+            return record.expectedBytes
+        }
+        #expect(expected == .some(nil))
+        #expect(table.queued.map(\.id.rawValue) == ["t1", "t3"])
+        #expect(table[t2]?.receivedBytes == 7)
+        #expect(table.transfer(writing: "/music/2.m4a") == t2)
+        table.update(t2) { $0.destination = "/music/two.m4a" }
+        #expect(table.transfer(writing: "/music/2.m4a") == nil)
+        #expect(table.transfer(writing: "/music/two.m4a") == t2)
+        table.update(t2) { $0.destination = "/music/2.m4a" }
+        // Completed by a change that then throws: what it changed stands, and the indexes say so.
+        #expect(throws: Refused.self) {
+            try table.update(t2) { (record) throws(Refused) in
+                record.state = TransferState.completed.rawValue
+                throw Refused()
+            }
+        }
+        #expect(table.transfer(writing: "/music/2.m4a") == nil)
+        table.update(t2) { $0.state = TransferState.queued.rawValue }
+        #expect(table.queued.map(\.id.rawValue) == ["t1", "t2", "t3"])
+        #expect(table.read(t2) { $0.transferState } == .queued)
+        #expect(table.update(TransferID(rawValue: "t9")) { $0.receivedBytes = 1 } == nil)
+        #expect(table.read(TransferID(rawValue: "t9")) { $0.seq } == nil)
+        #expect(table.remove(t2)?.seq == 2)
+        #expect(!table.contains(t2) && table.contains(TransferID(rawValue: "t1")))
+        #expect(table.queued.map(\.id.rawValue) == ["t1", "t3"])
+        #expect(table.transfer(writing: "/music/2.m4a") == nil)
+    }
+
     @Test("folder flushes: each call is covered by a flush that began after it; calls together share flushes")
     func folderFlushes() async throws {
         let flusher = FolderFlusher()

@@ -88,7 +88,8 @@ final class TransferJournal: Sendable {
         guard !records.isEmpty || !deleted.isEmpty else { return }
         let now = Date()
         try write { db in
-            for record in records { try self.store(record, updatedAt: now, in: db) }
+            // By index: each record read where it is, not copied out by an iterator.
+            for index in records.indices { try self.store(records[index], updatedAt: now, in: db) }
             for id in deleted { try Self.remove(id, in: db) }
         }
     }

@@ -149,10 +149,12 @@ extension TransferSession {
 
     /// Changes the caller's label of a transfer (journaled, so it survives a restart).
     public func setTag(_ tag: String?, for id: TransferID) throws(TransferError) {
-        var record = try record(id)
-        record.tag = tag
-        records[id] = record
-        try journalSave([record])
+        let changed = records.update(id) { record in
+            record.tag = tag
+            return record
+        }
+        guard let changed else { throw .unknown(id) }
+        try journalSave([changed])
     }
 
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
@@ -191,15 +193,15 @@ extension TransferSession {
     public func forget(_ ids: [TransferID]) throws(TransferError) -> [TransferID: TransferError] {
         var refusals: [TransferID: TransferError] = [:]
         for id in ids {
-            guard let record = records[id] else {
+            guard let state = records.read(id, { $0.transferState }) else {
                 refusals[id] = .unknown(id)
                 continue
             }
-            guard ![.queued, .running, .paused].contains(record.transferState) else {
-                refusals[id] = .invalidState(id, record.transferState, "forget")
+            guard ![.queued, .running, .paused].contains(state) else {
+                refusals[id] = .invalidState(id, state, "forget")
                 continue
             }
-            records[id] = nil
+            records.remove(id)
             forgotten.append(id)
         }
         if forgotten.count >= Self.forgottenBatch { try journalDelete([]) }

@@ -62,30 +62,32 @@ extension TransferSession {
     }
 
     private func didReceive(_ id: TransferID, received: Int64, expected: Int64?) {
-        guard var record = records[id] else { return }
-        record.receivedBytes = received
-        if let expected { record.expectedBytes = expected }
-        records[id] = record
-        hub.emit(.progress(id, received: received, expected: record.expectedBytes))
+        let known = records.update(id) { record in
+            record.receivedBytes = received
+            if let expected { record.expectedBytes = expected }
+            return record.expectedBytes
+        }
+        guard let known else { return }
+        hub.emit(.progress(id, received: received, expected: known))
     }
 
     private func didCheckpoint(_ id: TransferID, _ checkpoint: Checkpoint) {
-        guard var record = records[id] else { return }
-        record.etag = checkpoint.validator.etag
-        record.lastModified = checkpoint.validator.lastModified
-        record.expectedBytes = checkpoint.expectedBytes
-        record.receivedBytes = checkpoint.receivedBytes
-        record.contentType = checkpoint.contentType ?? record.contentType
-        if let durable = checkpoint.durableBytes {
-            record.durableBytes = durable
-        } else {
-            // A new body begins at receivedBytes: nothing past it is durable any more.
-            record.durableBytes = min(record.durableBytes, checkpoint.receivedBytes)
+        records.update(id) { record in
+            record.etag = checkpoint.validator.etag
+            record.lastModified = checkpoint.validator.lastModified
+            record.expectedBytes = checkpoint.expectedBytes
+            record.receivedBytes = checkpoint.receivedBytes
+            record.contentType = checkpoint.contentType ?? record.contentType
+            if let durable = checkpoint.durableBytes {
+                record.durableBytes = durable
+            } else {
+                // A new body begins at receivedBytes: nothing past it is durable any more.
+                record.durableBytes = min(record.durableBytes, checkpoint.receivedBytes)
+            }
         }
         // The engine has journaled it already (synchronously, before writing any byte), or, for a
         // fresh transfer whose body stopped or ended before that was due, it goes into the journal
         // with the record's next write (paused, failed, interrupted or completed).
-        records[id] = record
     }
 
     /// A response's last news (see ``TransferReporter/ended``).
@@ -100,7 +102,7 @@ extension TransferSession {
     }
 
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
-        guard records[id] != nil else { return }
+        guard records.contains(id) else { return }
         hub.emit(.responded(id, response))
     }
 
@@ -112,7 +114,8 @@ extension TransferSession {
         running[id] = nil
         connectedHosts[id] = nil
         let intent = stopIntents.removeValue(forKey: id)
-        guard records[id] != nil else { return }
+        guard let files = records.read(id, { (partial: $0.partialFile, destination: $0.destination) }) else { return }
+        let (partial, destination) = files
         do {
             switch outcome {
             case .completed(let bytes):
@@ -123,7 +126,6 @@ extension TransferSession {
                     record.setFailure(nil)
                 }
                 if configuration.forgetsCompletedTransfers {
-                    let destination = records[id]!.destination
                     try retire(.complete, id, update: complete)
                     hub.emit(.completed(id, location: URL(filePath: destination, directoryHint: .notDirectory)))
                 } else {
@@ -134,7 +136,6 @@ extension TransferSession {
                     journalCompletionsSoon()
                 }
             case .failed(let error):
-                let partial = records[id]!.partialFile
                 if error.isPermanent { unlink(partial) }
                 try apply(.fail, to: id) { record in
                     record.receivedBytes = PartialFile.length(at: partial)
@@ -142,7 +143,6 @@ extension TransferSession {
                 }
                 hub.emit(.failed(id, error: error))
             case .stopped:
-                let partial = records[id]!.partialFile
                 switch intent {
                 case .pause:
                     try apply(.pause, to: id) { $0.receivedBytes = PartialFile.length(at: partial) }
@@ -188,7 +188,10 @@ extension TransferSession {
     /// before its journal row says so. A transfer forgotten meanwhile is skipped.
     func journalCompletions() {
         guard !completing.isEmpty else { return }
-        let done = completing.compactMap { records[$0] }.filter { $0.transferState == .completed }
+        // Each record copied once, for the journal's write (read in place, not copied to be looked at).
+        let done = completing.compactMap { id in
+            records.read(id) { $0.transferState == .completed ? copy $0 : nil } ?? nil
+        }
         completing.removeAll()
         lastCompletionCommit = .now
         // Their places are free now, whatever happens to the commit.

@@ -148,13 +148,13 @@ public actor TransferSession {
     }
 
     /// One transfer, if the session knows it.
-    public func transfer(_ id: TransferID) -> TransferSnapshot? { records[id]?.snapshot }
+    public func transfer(_ id: TransferID) -> TransferSnapshot? { records.read(id) { $0.snapshot } }
 
     /// Some transfers, by id: those of `ids` the session knows (one call for a batch).
     public func transfers(_ ids: [TransferID]) -> [TransferID: TransferSnapshot] {
         var snapshots: [TransferID: TransferSnapshot] = [:]
         snapshots.reserveCapacity(ids.count)
-        for id in ids { snapshots[id] = records[id]?.snapshot }
+        for id in ids { snapshots[id] = records.read(id) { $0.snapshot } }
         return snapshots
     }
 
@@ -163,14 +163,16 @@ public actor TransferSession {
     public func progress(_ ids: [TransferID]) -> [TransferID: TransferProgress] {
         var progress: [TransferID: TransferProgress] = [:]
         progress.reserveCapacity(ids.count)
-        for id in ids { progress[id] = records[id]?.progress }
+        for id in ids { progress[id] = records.read(id) { $0.progress } }
         return progress
     }
 
     /// Waits until the transfer stops moving (completed, failed, paused or cancelled) and returns it.
     public func wait(for id: TransferID) async throws(TransferError) -> TransferSnapshot {
-        guard let record = records[id] else { throw .unknown(id) }
-        if ![.queued, .running].contains(record.transferState) && !completing.contains(id) { return record.snapshot }
+        guard let state = records.read(id, { $0.transferState }) else { throw .unknown(id) }
+        if ![.queued, .running].contains(state) && !completing.contains(id), let snapshot = records.read(id, { $0.snapshot }) {
+            return snapshot
+        }
         return await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
     }
 
@@ -217,13 +219,17 @@ public actor TransferSession {
         _ action: TransferAction, to id: TransferID, journaled: Bool = true, reported: Bool = true,
         update: (inout TransferRecord) -> Void = { _ in }
     ) throws(TransferError) -> TransferRecord {
-        var record = try record(id)
-        guard let next = TransferStateMachine.next(record.transferState, on: action) else {
-            throw .invalidState(id, record.transferState, action.rawValue)
+        // Changed where it is; one copy comes out, for the journal and the caller.
+        let changed = try records.update(id) { (record) throws(TransferError) -> (TransferRecord, TransferState) in
+            guard let next = TransferStateMachine.next(record.transferState, on: action) else {
+                throw .invalidState(id, record.transferState, action.rawValue)
+            }
+            record.state = next.rawValue
+            update(&record)
+            return (record, next)
         }
-        record.state = next.rawValue
-        update(&record)
-        records[id] = record
+        guard let changed else { throw .unknown(id) }
+        let (record, next) = changed
         guard reported else { return record }
         if journaled { try journalSave([record]) }
         hub.emit(.stateChanged(id, next))
@@ -234,14 +240,14 @@ public actor TransferSession {
     /// Moves a transfer to the state `action` leads to and lets it leave the session, with one
     /// journal write (the delete): for sessions that keep no history of finished transfers.
     func retire(_ action: TransferAction, _ id: TransferID, update: (inout TransferRecord) -> Void) throws(TransferError) {
-        var record = try record(id)
-        guard let next = TransferStateMachine.next(record.transferState, on: action) else {
-            throw .invalidState(id, record.transferState, action.rawValue)
+        guard let state = records.read(id, { $0.transferState }) else { throw .unknown(id) }
+        guard let next = TransferStateMachine.next(state, on: action) else {
+            throw .invalidState(id, state, action.rawValue)
         }
+        try journalDelete([id])
+        guard var record = records.remove(id) else { return }
         record.state = next.rawValue
         update(&record)
-        try journalDelete([id])
-        records[id] = nil
         hub.emit(.stateChanged(id, next))
         resumeWaiters(id, with: record.snapshot)
     }
@@ -262,7 +268,7 @@ public actor TransferSession {
     func resumeWaiters(_ id: TransferID, with final: TransferSnapshot? = nil) {
         guard let continuations = waiters.removeValue(forKey: id) else { return }
         let snapshot =
-            final ?? records[id]?.snapshot
+            final ?? records.read(id, { $0.snapshot })
             ?? TransferSnapshot(
                 id: id, url: "file:///", destination: "/", tag: nil, state: .cancelled, receivedBytes: 0,
                 expectedBytes: nil, failure: nil, contentType: nil, requestHeaders: nil, partialFile: nil)
