@@ -46,8 +46,8 @@ struct BatchFeed: Sendable {
     /// limit; `nil` otherwise.
     mutating func nextSlice(unfinished: Int) -> ArraySlice<Int>? {
         guard !isExhausted, unfinished + sliceSize <= limit else { return nil }
-        let end = min(ids.count, next + sliceSize)
-        defer { next = end }
-        return ids[next..<end]
+        let slice = upcoming
+        next = slice.endIndex
+        return slice
     }
 }
