@@ -16,6 +16,8 @@ struct TransferJob: Sendable {
     var headers: [String: String] = [:]
     /// The caller's tag (for the finisher).
     var tag: String?
+    /// The client (and so the event loop) its requests go through (see ``LoopLanes``).
+    var lane = 0
 }
 
 /// What the runner learns as it goes, reported to the session.
@@ -67,7 +69,8 @@ enum RunOutcome: Sendable {
 
 /// Downloads one transfer to the end: attempts, range resumes, retries with backoff.
 struct TransferRunner: Sendable {
-    let client: HTTPClient
+    /// The engine's HTTP clients, one per event loop (see ``LoopLanes``).
+    let clients: [HTTPClient]
     let policy: RetryPolicy
     let stallTimeout: Duration
     let progressInterval: Duration
@@ -180,7 +183,8 @@ struct TransferRunner: Sendable {
                 case .response(let response): await report.responded(response)
                 }
             })
-        let task = client.execute(request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
+        let task = clients[job.lane].execute(
+            request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
         let outcome: Result<Int64, any Error>
         do {
             let received = try await withTaskCancellationHandler {

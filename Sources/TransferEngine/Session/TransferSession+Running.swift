@@ -29,7 +29,7 @@ extension TransferSession {
         connectedHosts[id] = host
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
-            validator: record.validator, headers: record.headers, tag: record.tag)
+            validator: record.validator, headers: record.headers, tag: record.tag, lane: lanes.take(id, host: host))
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
             persist: Self.checkpointJournaling(id, in: journal),
@@ -97,6 +97,7 @@ extension TransferSession {
         if end.finishing {
             // Its connection is free: the next transfer starts while the file is finished.
             connectedHosts[id] = nil
+            lanes.release(id)
             schedule()
         }
     }
@@ -113,6 +114,7 @@ extension TransferSession {
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {
         running[id] = nil
         connectedHosts[id] = nil
+        lanes.release(id)
         let intent = stopIntents.removeValue(forKey: id)
         guard let files = records.read(id, { (partial: $0.partialFile, destination: $0.destination) }) else { return }
         let (partial, destination) = files

@@ -26,7 +26,9 @@ public actor TransferSession {
 
     let journal: TransferJournal
     let lock: SessionLock
-    let client: HTTPClient
+    /// The HTTP clients, one per event loop; each transfer connects through one (see ``LoopLanes``).
+    let clients: [HTTPClient]
+    var lanes: LoopLanes
     let runner: TransferRunner
     let scheduler: Scheduler
     let hub = EventHub<TransferEvent>()
@@ -120,12 +122,14 @@ public actor TransferSession {
         self.journal = journal
         self.lock = lock
         self.logger = logger
-        self.client = configuration.makeHTTPClient()
+        let lanes = configuration.loopLanes()
+        self.lanes = lanes
+        self.clients = configuration.makeHTTPClients(lanes)
         self.scheduler = Scheduler(
             maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
             waitingPerHost: configuration.requestsWaitingPerHost)
         self.runner = TransferRunner(
-            client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
+            clients: clients, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
             finisher: configuration.finisher, time: time, logger: logger)
@@ -189,7 +193,7 @@ public actor TransferSession {
         do { try journalDelete([]) } catch {
             logger.error("cannot forget transfers in the journal", metadata: ["error": "\(error)"])
         }
-        try? await client.shutdown()
+        for client in clients { try? await client.shutdown() }
         for (id, continuations) in waiters {
             let snapshot = records[id]?.snapshot
             for continuation in continuations { if let snapshot { continuation.resume(returning: snapshot) } }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOPosix
 import Tracing
 
 /// How a ``TransferSession`` behaves.
@@ -85,19 +86,31 @@ public struct TransferSessionConfiguration: Sendable {
         self.finisher = finisher
     }
 
-    func makeHTTPClient() -> HTTPClient {
-        HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpClientConfiguration())
+    /// The lanes of the engine's HTTP clients: one per event loop of NIO's shared group, as many
+    /// as ``maxTransfersPerHost`` allows (see ``LoopLanes``).
+    func loopLanes() -> LoopLanes {
+        LoopLanes(loops: Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count, perHost: maxTransfersPerHost)
     }
 
-    /// The engine's HTTP client's configuration.
-    func httpClientConfiguration() -> HTTPClient.Configuration {
+    /// The engine's HTTP clients, one a lane: each on its own event loop of NIO's shared group,
+    /// with its lane's share of the connections per host.
+    func makeHTTPClients(_ lanes: LoopLanes) -> [HTTPClient] {
+        zip(MultiThreadedEventLoopGroup.singleton.makeIterator(), lanes.limits).map { loop, limit in
+            HTTPClient(eventLoopGroup: loop, configuration: httpClientConfiguration(connectionsPerHost: limit))
+        }
+    }
+
+    /// The configuration of the engine's HTTP clients, each keeping at most `connectionsPerHost`
+    /// connections to a host (default: ``maxTransfersPerHost``).
+    func httpClientConfiguration(connectionsPerHost: Int? = nil) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
             timeout: .init(connect: .init(connectTimeout), read: .init(stallTimeout)),
             decompression: .disabled)
         // The engine retries with its own backoff and resumes; the pool must fail fast instead.
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maxTransfersPerHost, 1)
+        let perHost = connectionsPerHost ?? maxTransfersPerHost
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(perHost, 1)
         // With no tracer set up (the no-op one), no span a request: starting and ending one that
         // records nothing cost ~1 % of a batch of small downloads. A tracer set up with
         // `InstrumentationSystem.bootstrap` before the session is made still gets every request.
