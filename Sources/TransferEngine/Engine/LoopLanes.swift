@@ -2,9 +2,9 @@
 ///
 /// One client over several event loops lets a request's task sit on one loop and its connection
 /// on another; then the pieces of a response are handed from the connection's loop to the
-/// task's, a wake-up of another thread each (about 1,000 of 3,179 wake-ups for 2,000 small files).
-/// A client per loop keeps both on one loop, and the loops still parse their connections'
-/// responses in parallel.
+/// task's, a wake-up of another thread each. A client per loop keeps both on one loop (event
+/// loops woken 3,179 → 2,544 times for 2,000 small files), and the loops still parse their
+/// connections' responses in parallel.
 ///
 /// The session's limit of connections per host is split between the lanes (``limits``, each
 /// client's own limit per host), and a transfer takes, for its host, the lane with the smallest
