@@ -122,9 +122,7 @@ public actor TransferSession {
         self.journal = journal
         self.lock = lock
         self.logger = logger
-        let lanes = configuration.loopLanes()
-        self.lanes = lanes
-        self.clients = configuration.makeHTTPClients(lanes)
+        (self.clients, self.lanes) = configuration.makeHTTPClients()
         self.scheduler = Scheduler(
             maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
             waitingPerHost: configuration.requestsWaitingPerHost)

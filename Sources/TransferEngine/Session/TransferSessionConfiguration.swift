@@ -86,18 +86,16 @@ public struct TransferSessionConfiguration: Sendable {
         self.finisher = finisher
     }
 
-    /// The lanes of the engine's HTTP clients: one per event loop of NIO's shared group, as many
-    /// as ``maxTransfersPerHost`` allows (see ``LoopLanes``).
-    func loopLanes() -> LoopLanes {
-        LoopLanes(loops: Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count, perHost: maxTransfersPerHost)
-    }
-
-    /// The engine's HTTP clients, one a lane: each on its own event loop of NIO's shared group,
-    /// with its lane's share of the connections per host.
-    func makeHTTPClients(_ lanes: LoopLanes) -> [HTTPClient] {
-        zip(MultiThreadedEventLoopGroup.singleton.makeIterator(), lanes.limits).map { loop, limit in
+    /// The engine's HTTP clients and their lanes (see ``LoopLanes``): a client per event loop of
+    /// NIO's shared group, as many as ``maxTransfersPerHost`` allows, each with its lane's share
+    /// of the connections per host.
+    func makeHTTPClients() -> (clients: [HTTPClient], lanes: LoopLanes) {
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        let lanes = LoopLanes(loops: loops.count, perHost: maxTransfersPerHost)
+        let clients = zip(loops, lanes.limits).map { loop, limit in
             HTTPClient(eventLoopGroup: loop, configuration: httpClientConfiguration(connectionsPerHost: limit))
         }
+        return (clients, lanes)
     }
 
     /// The configuration of the engine's HTTP clients, each keeping at most `connectionsPerHost`
