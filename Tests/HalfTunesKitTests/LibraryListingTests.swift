@@ -124,6 +124,28 @@ struct LibraryListingTests {
         }
     }
 
+    @Test("tracks added back, alone or in a batch, are no longer reported removed; the other removals stay")
+    func addedBackIsNoLongerRemoved() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try store(in: folder, ids: [1, 2, 3, 4])
+            let cursor = try store.page().cursor
+            for id in [1, 2, 3] { try store.remove(id: id) }
+            try add(1, to: store)
+            // 2 comes back in one batch with a new track, 5; 3 stays removed.
+            let batch = [2, 5]
+            for id in batch {
+                try Data(repeating: 1, count: id).write(to: store.folder.appendingPathComponent("track \(id).wav"))
+            }
+            _ = try store.add(
+                batch.map { id in
+                    LibraryStore.Addition(track: Track(id: id, name: "Song \(id)", artist: "A"), fileName: "track \(id).wav")
+                })
+            let changes = try store.page(since: cursor)
+            #expect(changes.removed == [3])
+            #expect(Set(changes.items.map(\.track.id)) == [1, 2, 5])
+        }
+    }
+
     @Test("tracks added together go in with one transaction, numbered in the order given")
     func addsTogether() async throws {
         try await withTemporaryDirectory { folder in
