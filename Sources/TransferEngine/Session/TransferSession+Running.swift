@@ -96,10 +96,17 @@ extension TransferSession {
         if let (received, expected) = end.progress { didReceive(id, received: received, expected: expected) }
         if end.finishing {
             // Its connection is free: the next transfer starts while the file is finished.
-            connectedHosts[id] = nil
-            lanes.release(id)
+            freeConnection(id)
             schedule()
         }
+    }
+
+    /// A transfer's connection is free (its response has ended, or its run): its host no longer
+    /// counts against the limits and its lane is given back. Once: the run's end after its
+    /// response's finds nothing to free.
+    private func freeConnection(_ id: TransferID) {
+        guard connectedHosts.removeValue(forKey: id) != nil else { return }
+        lanes.release(id)
     }
 
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
@@ -113,8 +120,7 @@ extension TransferSession {
 
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {
         running[id] = nil
-        connectedHosts[id] = nil
-        lanes.release(id)
+        freeConnection(id)
         let intent = stopIntents.removeValue(forKey: id)
         guard let files = records.read(id, { (partial: $0.partialFile, destination: $0.destination) }) else { return }
         let (partial, destination) = files
