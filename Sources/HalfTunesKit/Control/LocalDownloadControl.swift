@@ -168,14 +168,13 @@ public actor LocalDownloadControl: DownloadControl {
     }
 
     public func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
-        let target = try await playTarget(trackID)
-        let path = target.file ?? ""
-        // A partial file goes when its download completes or is cancelled: until then, it grows.
-        // A library file is read whole.
-        let growing = target.state != .downloaded
-        let reader = GrowingFileReader(file: URL(fileURLWithPath: path)) {
-            growing && FileManager.default.fileExists(atPath: path)
-        }
+        // A partial file goes when its download completes or is cancelled: until then, it grows
+        // (opened at once, or the finished file looked up instead). A library file is read whole.
+        let (target, partial) = try await PlaySource.open { () async throws(DownloadError) in try await playTarget(trackID) }
+        let path = partial?.path ?? target.file ?? ""
+        let reader =
+            partial.map { partial in GrowingFileReader(opened: partial) { FileManager.default.fileExists(atPath: path) } }
+            ?? GrowingFileReader(file: URL(fileURLWithPath: path)) { false }
         struct Stop: Error {}
         do {
             _ = try await reader.read { chunk in if await !receive(chunk) { throw Stop() } }

@@ -20,13 +20,18 @@ public struct GrowingFileReader: Sendable {
     public let end: Int64?
     /// Whether the download is still on its way (asked while the reader waits for bytes).
     public let isUnderway: @Sendable () async -> Bool
+    /// The file, when opened before the reader was made (else each read opens it).
+    private let opened: OpenedFile?
 
-    /// A reader of `file` from `start` to `end`.
+    /// A reader of `file` from `start` to `end`; each read opens the file.
     public init(file: URL, start: Int64 = 0, end: Int64? = nil, isUnderway: @escaping @Sendable () async -> Bool) {
-        self.file = file
-        self.start = start
-        self.end = end
-        self.isUnderway = isUnderway
+        (self.file, self.start, self.end, self.isUnderway, self.opened) = (file, start, end, isUnderway, nil)
+    }
+
+    /// A reader of a file opened already (see ``PlaySource``), from `start` to `end`.
+    public init(opened: OpenedFile, start: Int64 = 0, end: Int64? = nil, isUnderway: @escaping @Sendable () async -> Bool) {
+        let file = URL(fileURLWithPath: opened.path)
+        (self.file, self.start, self.end, self.isUnderway, self.opened) = (file, start, end, isUnderway, opened)
     }
 
     /// Hands each chunk read to `deliver`, in order.
@@ -35,9 +40,9 @@ public struct GrowingFileReader: Sendable {
     ///   that stopped), `false` when the download stopped before `end`.
     /// - Throws: ``DownloadError`` when the file cannot be opened; whatever `deliver` throws.
     public func read(chunkSize: Int = 64 << 10, _ deliver: ([UInt8]) async throws -> Void) async throws -> Bool {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DownloadError(.notFound, "the download's bytes are gone") }
-        defer { close(descriptor) }
+        let source = try opened ?? OpenedFile(path: file.path)
+        let descriptor = source.descriptor
+        defer { withExtendedLifetime(source) {} }
         var offset = start
         var idleSince = ContinuousClock.now
         var longest: Int64 = 0

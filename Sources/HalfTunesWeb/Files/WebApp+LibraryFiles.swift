@@ -24,10 +24,12 @@ extension WebApp {
         _ request: Request, _ context: WebContext, _ files: FileMiddleware<WebContext, LocalFileSystem>
     ) async throws -> Response {
         let id = try trackID(context)
-        let target = try await control.playTarget(id)
+        let control = control
         // Not in the library yet: a download in progress plays from the bytes it has (its
-        // document names the partial file).
-        if target.state != .downloaded { return servePartial(target, request) }
+        // document names the partial file, opened before the answer's head is sent: a download
+        // that completes meanwhile is served from the library instead).
+        let (target, partial) = try await PlaySource.open { () async throws(DownloadError) in try await control.playTarget(id) }
+        if let partial { return servePartial(target, partial, request) }
         let file = URL(fileURLWithPath: target.file ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -44,8 +46,8 @@ extension WebApp {
 
     /// A download in progress, as a file being written: its full length when known (so the
     /// player can seek, and a range not yet downloaded is waited for), ranges, no caching.
-    private func servePartial(_ target: DownloadDocument, _ request: Request) -> Response {
-        let file = URL(fileURLWithPath: target.file ?? "")
+    private func servePartial(_ target: DownloadDocument, _ partial: OpenedFile, _ request: Request) -> Response {
+        let file = URL(fileURLWithPath: partial.path)
         // A partial file is named like the finished one, plus ".part".
         let type = Self.audioTypes[file.deletingPathExtension().pathExtension] ?? MediaType(type: .audio, subType: "mp4")
         var headers: HTTPFields = [.cacheControl: "no-store", .acceptRanges: "bytes", .contentType: type.description]
@@ -69,7 +71,7 @@ extension WebApp {
         let contentLength = range.end.map { Int($0 - range.start) }
         if let contentLength { headers[.contentLength] = String(contentLength) }
         guard request.method != .head else { return Response(status: status, headers: headers) }
-        let reader = GrowingFileReader(file: file, start: range.start, end: range.end, isUnderway: underway)
+        let reader = GrowingFileReader(opened: partial, start: range.start, end: range.end, isUnderway: underway)
         return Response(
             status: status, headers: headers,
             body: ResponseBody(contentLength: contentLength) { writer in
