@@ -1,3 +1,5 @@
+import Foundation
+
 /// The body was not JSON (as Foundation's `JSONDecoder` would refuse it).
 struct NotJSON: Error {}
 
@@ -136,8 +138,9 @@ struct CatalogJSON {
         return String(validating: raw(range), as: UTF8.self)
     }
 
-    /// A number's value as an `Int`: `nil` unless it is a JSON number with exactly that value
-    /// (`30000`, `3e4` and `30000.0` are 30000; `1.5`, `01` and 2⁶³ are not an `Int`).
+    /// A number's value as an `Int`, as `JSONDecoder` reads it: `nil` unless it is a JSON number
+    /// whose `Double` is an integer (`30000`, `3e4` and `30000.0` are 30000; `1.5`, `01` and 2⁶³
+    /// are not an `Int`), and past 2⁵³ read as a `Decimal` instead (see ``integer(pastDouble:)``).
     func integer(_ range: Range<Int>) -> Int? {
         let text = raw(range)
         var index = 0
@@ -171,8 +174,30 @@ struct CatalogJSON {
             while index < text.count, Self.isDigit(text[index]) { index += 1 }
             guard index > exponent else { return nil }
         }
-        guard index == text.count, let double = Double(String(decoding: text, as: UTF8.self)) else { return nil }
-        return Int(exactly: double)
+        let number = String(decoding: text, as: UTF8.self)
+        guard index == text.count, let double = Double(number), let value = Int(exactly: double) else { return nil }
+        return double.magnitude < 0x1p53 ? value : Self.integer(pastDouble: number)
+    }
+
+    /// A number past 2⁵³ (where a `Double` no longer tells integers apart) as `JSONDecoder` reads
+    /// it into an `Int`: as a `Decimal`, `nil` unless its digits fit 64 bits, its fraction dropped
+    /// (`123456789012345678.9` is 123456789012345678; `14444444444404444.44444`, whose 22 digits do
+    /// not fit, is not an `Int`).
+    static func integer(pastDouble number: String) -> Int? {
+        guard let decimal = Decimal(string: number), !decimal.isNaN,
+            var digits = UInt64(decimal.significand.magnitude.description)
+        else { return nil }
+        if decimal.exponent < 0 {
+            for _ in 0 ..< -decimal.exponent { digits /= 10 }
+        } else {
+            for _ in 0..<decimal.exponent {
+                let (scaled, overflow) = digits.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                digits = scaled
+            }
+        }
+        guard let magnitude = Int(exactly: digits) else { return nil }
+        return decimal.sign == .minus ? -magnitude : magnitude
     }
 
     // MARK: Internals
