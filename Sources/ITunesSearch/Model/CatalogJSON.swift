@@ -174,8 +174,9 @@ struct CatalogJSON {
             while index < text.count, Self.isDigit(text[index]) { index += 1 }
             guard index > exponent else { return nil }
         }
+        guard index == text.count else { return nil }
         let number = String(decoding: text, as: UTF8.self)
-        guard index == text.count, let double = Double(number), let value = Int(exactly: double) else { return nil }
+        guard let double = Double(number), let value = Int(exactly: double) else { return nil }
         return double.magnitude < 0x1p53 ? value : Self.integer(pastDouble: number)
     }
 
