@@ -14,7 +14,7 @@ struct TerminalDisplayTests {
         let socket: String
         let tmux = URL(fileURLWithPath: "/usr/bin/tmux")
 
-        init(columns: Int, command: String) async throws {
+        init(columns: Int, height: Int = 20, command: String) async throws {
             socket = "halftunes-test-\(getpid())-\(columns)"
             // The tmux server outlives the command that starts it and keeps every descriptor it was
             // given: it gets none but /dev/null, or the test would wait for it to close them.
@@ -24,7 +24,7 @@ struct TerminalDisplayTests {
                     "-c",
                     #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; "$@" </dev/null >/dev/null 2>&1 &"#,
                     "bash", tmux.path, "-L", socket, "-f", "/dev/null", "new-session",
-                    "-d", "-x", "\(columns)", "-y", "20", command,
+                    "-d", "-x", "\(columns)", "-y", "\(height)", command,
                 ])
             guard started.status == 0 else { throw PaneFailure(message: started.stderr) }
             let deadline = ContinuousClock.now + .seconds(10)
@@ -44,6 +44,13 @@ struct TerminalDisplayTests {
                 return lines
             }
             return (lines(rows), lines(joined))
+        }
+
+        /// Everything the pane showed: the rows scrolled off the top (its history), then the screen,
+        /// wrapped rows joined.
+        func history() async throws -> [String] {
+            try await ChildProcess.run(tmux, ["-L", socket, "capture-pane", "-p", "-J", "-S", "-"]).stdout
+                .components(separatedBy: "\n")
         }
 
         /// Looks at the screen until `match` holds (or 20 s pass).
@@ -70,15 +77,16 @@ struct TerminalDisplayTests {
     /// 400 KB/s, with the whole suite and a build beside it, a look at the pane (two `tmux` runs)
     /// could take long enough to miss the 3 s in which all three bars and their time left showed.
     private func withDownload(
-        _ ids: [String], columns: Int, environment: String = "", _ body: (Pane) async throws -> Void
+        _ ids: [String], columns: Int, height: Int = 20, bytesPerSecond: Int = 200_000, environment: String = "",
+        _ body: (Pane) async throws -> Void
     ) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000))
+                catalog.setFaults(PreviewFaults(bytesPerSecond: bytesPerSecond))
                 let command =
                     "env \(environment) HALFTUNES_HOME='\(home.path)' HALFTUNES_CATALOG='\(url.absoluteString)'"
                     + " '\(try BuiltProducts.halftunes.path)' download \(ids.joined(separator: " ")); echo EXIT=$?; sleep 60"
-                let pane = try await Pane(columns: columns, command: command)
+                let pane = try await Pane(columns: columns, height: height, command: command)
                 do { try await body(pane) } catch {
                     await pane.close()
                     throw error
@@ -131,6 +139,38 @@ struct TerminalDisplayTests {
             #expect(running.rows.allSatisfy { $0.count <= 39 }, "\(running.rows)")
             let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
             #expect(finished.rows.first { $0.contains("— done →") }?.count == 39)
+        }
+    }
+
+    @Test(
+        "a batch taller than the window: bars of the downloads, the queued ones on one line, the total; nothing left behind"
+    )
+    func tallBatch() async throws {
+        // 24 previews (1010 has none) in a window of 12 rows: a row each would not fit.
+        let ids = (1001...1025).filter { $0 != 1010 }.map(String.init)
+        try await withDownload(ids, columns: 80, height: 12, bytesPerSecond: 1_000_000) { pane in
+            let isBar = { (row: String) in row.contains("[") && row.contains("] ") && row.contains("% of") }
+            let running = try await pane.waitFor { rows in
+                rows.filter(isBar).count >= 3 && rows.contains { $0.hasPrefix("… and ") && $0.hasSuffix(" queued") }
+            }
+            let bars = running.rows.filter(isBar)
+            let total = try #require(bars.last { $0.hasPrefix("Total (") }, "\(running.rows)")
+            let queued = try #require(running.rows.first { $0.hasPrefix("… and ") }, "\(running.rows)")
+            // "Total (3 of 24 done)" and "… and 17 queued": every track counted once, done, drawn or queued.
+            let done = try #require(Int(total.dropFirst("Total (".count).prefix { $0.isNumber }))
+            let waiting = try #require(Int(queued.dropFirst("… and ".count).prefix { $0.isNumber }))
+            #expect(done + (bars.count - 1) + waiting == ids.count, "\(running.rows)")
+            #expect(!running.rows.contains { $0.hasSuffix("— Queued") }, "\(running.rows)")
+
+            let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+            #expect(finished.rows.contains("EXIT=0"))
+            // Redrawn in place: what scrolled off the top is the finished tracks' lines, each once.
+            let history = try await pane.history()
+            #expect(history.filter { $0.contains("— done →") }.count == ids.count, "\(history)")
+            #expect(
+                !history.contains {
+                    $0.contains("% of") || $0.hasPrefix("Total") || $0.hasPrefix("… and ") || $0.hasSuffix("— Queued")
+                }, "\(history)")
         }
     }
 }

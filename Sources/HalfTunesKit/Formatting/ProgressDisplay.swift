@@ -2,7 +2,8 @@ import Foundation
 import ITunesSearch
 
 /// Shows downloads as they go, as a command line does: on a terminal, one line per track redrawn
-/// in place (title, bar, "42.0% of 1.1 MB", speed, time left; see ``ProgressLine``), a total line
+/// in place (title, bar, "42.0% of 1.1 MB", speed, time left; see ``ProgressLine``), queued
+/// tracks counted on one line and rows past the window's height folded into it, a total line
 /// when there are several, and one summary line left by each finished track; plain lines
 /// otherwise; NDJSON of ``WireEvent`` with `--json`. It writes through the closures it is given,
 /// so it needs no terminal of its own (and tests need none).
@@ -15,6 +16,8 @@ public final class ProgressDisplay {
         var text: String
         /// While bytes arrive: what the terminal's bar shows.
         var figures: ProgressLine.Figures?
+        /// What its row would show (see ``ProgressLayout``).
+        var kind: ProgressLayout.Kind
         var finished = false
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
@@ -23,6 +26,7 @@ public final class ProgressDisplay {
     private let mode: Mode
     private let color: Bool
     private let columns: () -> Int?
+    private let rows: () -> Int?
     private let write: (String) -> Void
     private let warn: (String) -> Void
     /// The ids of the lines, in the order added (with ids of finished lines, dropped now and then).
@@ -47,15 +51,18 @@ public final class ProgressDisplay {
     ///   - color: Whether the terminal's bars may be coloured (not with `NO_COLOR`).
     ///   - columns: The terminal's width, when it has one (asked at every redraw, so the display
     ///     follows the window's size).
+    ///   - rows: The terminal's height, when known (asked at every redraw; 24 when not): the rows
+    ///     redrawn in place never take more.
     ///   - write: Writes to standard output.
     ///   - warn: Writes a line for the person (standard error).
     public init(
-        mode: Mode, color: Bool = false, columns: @escaping () -> Int?, write: @escaping (String) -> Void,
-        warn: @escaping (String) -> Void
+        mode: Mode, color: Bool = false, columns: @escaping () -> Int?, rows: @escaping () -> Int? = { nil },
+        write: @escaping (String) -> Void, warn: @escaping (String) -> Void
     ) {
         self.mode = mode
         self.color = color
         self.columns = columns
+        self.rows = rows
         self.write = write
         self.warn = warn
     }
@@ -72,7 +79,7 @@ public final class ProgressDisplay {
         let status = document.status
         if lines[id] == nil { order.append(id) }
         let line = Line(
-            title: DisplayWidth.printable(document.name), text: describe(status),
+            title: DisplayWidth.printable(document.name), text: describe(status), kind: Self.kind(of: document.state),
             finished: document.state == .downloaded || document.state == .failed)
         lines[id] = line
         switch mode {
@@ -105,6 +112,7 @@ public final class ProgressDisplay {
                 text += ", " + ProgressText.rate(bytesPerSecond: rate!)
             }
             line.text = text
+            line.kind = .downloading
             line.figures = ProgressLine.Figures(received: received, expected: expected, bytesPerSecond: rate)
             switch mode {
             case .json:
@@ -123,6 +131,13 @@ public final class ProgressDisplay {
         case .stateChanged(_, let state):
             if state == .paused { (line.text, line.figures) = ("Paused", nil) }
             if state == .queued { (line.text, line.figures) = ("Queued", nil) }
+            // Taking a slot is not yet downloading: until its first bytes (it may wait for a
+            // connection) a track still counts with the queued ones.
+            if state == .downloading, line.figures == nil {
+                (line.text, line.kind) = ("Starting", .queued)
+            } else {
+                line.kind = Self.kind(of: state)
+            }
             if mode == .json { emit(WireEvent(event)) }
         case .completed(_, let file, let warning):
             let note = warning.map { " (\($0))" } ?? ""
@@ -182,11 +197,15 @@ public final class ProgressDisplay {
         for text in summaries { out += "\u{1B}[2K" + ProgressLine.status(text, width: width) + "\n" }
         summaries.removeAll()
         let going = order.compactMap { lines[$0] }.filter { !$0.finished }
-        var rows = going.map { line in
-            line.figures.map { ProgressLine.progress(title: line.title, $0, width: width, color: color) }
+        let withTotal = trackCount > 1 && !going.isEmpty
+        let plan = ProgressLayout.plan(going.map(\.kind), height: self.rows() ?? 24, withTotal: withTotal)
+        var rows = plan.shown.map { index in
+            let line = going[index]
+            return line.figures.map { ProgressLine.progress(title: line.title, $0, width: width, color: color) }
                 ?? ProgressLine.status("\(line.title) — \(line.text)", width: width)
         }
-        if trackCount > 1, !going.isEmpty { rows.append(total(width: width)) }
+        if let rest = plan.rest { rows.append(ProgressLine.status(rest, width: width)) }
+        if withTotal { rows.append(total(width: width)) }
         for row in rows { out += "\u{1B}[2K" + row + "\n" }
         drawn = rows.count
         write(out + "\u{1B}[J")  // and nothing left below from a taller or wider drawing
@@ -212,6 +231,15 @@ public final class ProgressDisplay {
     /// The line a finished track leaves: "done  Title — 1.3 MB → path".
     private func summary(_ line: Line) -> String {
         "\(line.title) — \(line.text)"
+    }
+
+    private static func kind(of state: DownloadState) -> ProgressLayout.Kind {
+        switch state {
+        case .downloading: .downloading
+        case .paused: .paused
+        case .queued: .queued
+        case .notDownloaded, .failed, .downloaded: .other
+        }
     }
 
     private func describe(_ status: DownloadStatus) -> String {

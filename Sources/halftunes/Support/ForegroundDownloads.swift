@@ -28,7 +28,7 @@ enum ForegroundDownloads {
         defer { output.flush() }
         let renderer = ProgressDisplay(
             mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), color: Terminal.usesColor,
-            columns: { Terminal.columns },
+            columns: { Terminal.columns }, rows: { Terminal.rows },
             write: output.append,
             warn: { line in
                 output.flush()

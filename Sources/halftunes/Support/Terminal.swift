@@ -23,6 +23,16 @@ enum Terminal {
         return 80
     }
 
+    /// The terminal's height in rows, when standard output is one: `LINES` when it is set (as
+    /// curses reads it), else the window's size as it is now; nil when neither is known.
+    static var rows: Int? {
+        guard isInteractive else { return nil }
+        if let rows = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return nil
+    }
+
     /// Writes to standard output at once, so a reading process sees it. When the reader has gone
     /// (`halftunes list --json | head -1`), ends quietly with status 141, as a Unix tool killed by
     /// SIGPIPE does; downloads in flight stay resumable.
