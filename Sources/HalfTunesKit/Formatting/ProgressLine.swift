@@ -8,10 +8,14 @@ public enum ProgressLine {
         public var expected: Int64?
         /// Recent bytes per second, when known.
         public var bytesPerSecond: Double?
+        /// Whether `expected` is an estimate (a batch's total while some of its tracks' sizes are
+        /// not known yet): shown as "~31.2 MB".
+        public var isEstimate: Bool
 
         /// Figures.
-        public init(received: Int64, expected: Int64?, bytesPerSecond: Double? = nil) {
+        public init(received: Int64, expected: Int64?, bytesPerSecond: Double? = nil, isEstimate: Bool = false) {
             (self.received, self.expected, self.bytesPerSecond) = (received, expected, bytesPerSecond)
+            self.isEstimate = isEstimate
         }
 
         /// "0:12 left", when both the total and a speed are known.
@@ -40,7 +44,8 @@ public enum ProgressLine {
         func field(_ text: String, _ columns: Int) -> String {
             wide ? String(repeating: " ", count: max(0, columns - DisplayWidth.of(text))) + text : text
         }
-        let amount = field(ProgressText.progress(received: figures.received, expected: figures.expected), 18)
+        let amount = field(
+            ProgressText.progress(received: figures.received, expected: figures.expected, estimated: figures.isEstimate), 18)
         let speed = figures.bytesPerSecond.map { field(ProgressText.rate(bytesPerSecond: $0), 10) }
         let left = figures.timeLeft.map { field($0, 10) }
         let barWidth = min(30, max(6, room / 5))

@@ -11,11 +11,12 @@ public enum ProgressText {
         }
     }
 
-    /// "12.3% of 1.1 MB" when the total is known, else "456.7 KB".
-    public static func progress(received: Int64, expected: Int64?) -> String {
+    /// "12.3% of 1.1 MB" when the total is known, else "456.7 KB"; "12.3% of ~31.2 MB" when the
+    /// total is an estimate.
+    public static func progress(received: Int64, expected: Int64?, estimated: Bool = false) -> String {
         guard let expected, expected > 0 else { return bytes(received) }
         let percent = min(100, max(0, Double(received) * 100 / Double(expected)))
-        return "\(oneDecimal(percent))% of \(bytes(expected))"
+        return "\(oneDecimal(percent))% of \(estimated ? "~" : "")\(bytes(expected))"
     }
 
     /// A rate: "3.2 MB/s".
