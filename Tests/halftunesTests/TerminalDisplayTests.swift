@@ -175,4 +175,23 @@ struct TerminalDisplayTests {
                 }, "\(history)")
         }
     }
+
+    @Test("LINES, when set, is the height the drawing fits (a window of 20 drawn as 5)")
+    func linesVariable() async throws {
+        let ids = (1001...1025).filter { $0 != 1010 }.map(String.init)
+        try await withDownload(ids, columns: 80, bytesPerSecond: 1_000_000, environment: "LINES=5") { pane in
+            let isBar = { (row: String) in row.contains("[") && row.contains("] ") && row.contains("% of") }
+            let running = try await pane.waitFor { rows in
+                rows.filter(isBar).count == 3 && rows.contains { $0.hasPrefix("… and ") && $0.contains(" more downloading") }
+            }
+            // 4 rows: two downloads' bars, the line for the others, the total (above them, the
+            // lines of tracks done).
+            let drawing = running.rows.filter { !$0.contains("— done →") }
+            #expect(drawing.count == 4, "\(running.rows)")
+            #expect(drawing.last?.hasPrefix("Total (") == true, "\(running.rows)")
+            #expect(drawing.contains { $0.hasPrefix("… and ") && $0.hasSuffix(" queued") }, "\(running.rows)")
+            let finished = try await pane.waitFor { rows in rows.contains { $0.hasPrefix("EXIT=") } }
+            #expect(finished.rows.contains("EXIT=0"))
+        }
+    }
 }
