@@ -36,15 +36,11 @@ enum ProgressLayout {
         let queuedCount = kinds.count { $0 == .queued }
         let collapseQueued = queuedCount >= 2
         let candidates = kinds.indices.filter { !(collapseQueued && kinds[$0] == .queued) }
-        if candidates.count + (collapseQueued ? 1 : 0) <= room {
-            let rest = collapseQueued ? describe(Array(repeating: .queued, count: queuedCount), among: kinds) : nil
-            return Plan(shown: candidates, rest: rest)
-        }
-        // Not all fit: the rows go to downloads first, then paused ones, in the display's order.
-        let kept = Set(candidates.sorted { (kinds[$0], $0) < (kinds[$1], $1) }.prefix(room - 1))
-        let shown = candidates.filter(kept.contains)
+        let fits = candidates.count + (collapseQueued ? 1 : 0) <= room
+        // When not all fit, the rows go to downloads first, then paused ones, in the display's order.
+        let kept = Set(fits ? candidates : Array(candidates.sorted { (kinds[$0], $0) < (kinds[$1], $1) }.prefix(room - 1)))
         let others = kinds.indices.filter { !kept.contains($0) }.map { kinds[$0] }
-        return Plan(shown: shown, rest: describe(others, among: kinds))
+        return Plan(shown: candidates.filter(kept.contains), rest: others.isEmpty ? nil : describe(others, among: kinds))
     }
 
     /// "… and 3 more downloading, 2 paused, 296 queued": "more" where some of the same kind have

@@ -17,20 +17,23 @@ enum Terminal {
     /// redraw, so the display follows a resized window), else 80.
     static var columns: Int? {
         guard isInteractive else { return nil }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        return size("COLUMNS", \.ws_col) ?? 80
     }
 
     /// The terminal's height in rows, when standard output is one: `LINES` when it is set (as
     /// curses reads it), else the window's size as it is now; nil when neither is known.
     static var rows: Int? {
         guard isInteractive else { return nil }
-        if let rows = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        return nil
+        return size("LINES", \.ws_row)
+    }
+
+    /// One of the window's sizes: `variable` when set to a positive number, else the window's
+    /// `field` (asked anew each time), else nil.
+    private static func size(_ variable: String, _ field: KeyPath<winsize, UInt16>) -> Int? {
+        if let value = ProcessInfo.processInfo.environment[variable].flatMap(Int.init), value > 0 { return value }
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window[keyPath: field] > 0 else { return nil }
+        return Int(window[keyPath: field])
     }
 
     /// Writes to standard output at once, so a reading process sees it. When the reader has gone
