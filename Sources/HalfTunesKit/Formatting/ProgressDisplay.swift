@@ -80,7 +80,7 @@ public final class ProgressDisplay {
         let status = document.status
         if lines[id] == nil { order.append(id) }
         let line = Line(
-            title: DisplayWidth.printable(document.name), text: describe(status), kind: Self.kind(of: document.state),
+            title: DisplayWidth.printable(document.name), text: describe(status), kind: Self.kind(of: status),
             finished: document.state == .downloaded || document.state == .failed)
         lines[id] = line
         switch mode {
@@ -246,6 +246,17 @@ public final class ProgressDisplay {
         "\(line.title) — \(line.text)"
     }
 
+    /// A status's row: a download that has received nothing yet counts with the queued ones, as
+    /// its `stateChanged` does (it may still wait for a connection).
+    private static func kind(of status: DownloadStatus) -> ProgressLayout.Kind {
+        isStarting(status) ? .queued : kind(of: status.state)
+    }
+
+    /// Whether a download has taken a slot but received nothing, its size not known yet.
+    private static func isStarting(_ status: DownloadStatus) -> Bool {
+        status.state == .downloading && status.receivedBytes == 0 && status.expectedBytes == nil
+    }
+
     private static func kind(of state: DownloadState) -> ProgressLayout.Kind {
         switch state {
         case .downloading: .downloading
@@ -261,6 +272,7 @@ public final class ProgressDisplay {
         case .paused: "Paused"
         case .queued: "Queued"
         case .failed: "failed: \(status.failure ?? "unknown error")"
+        case .downloading where Self.isStarting(status): "Starting"
         case .downloading: ProgressText.progress(received: status.receivedBytes, expected: status.expectedBytes)
         case .notDownloaded: "not downloaded"
         }
