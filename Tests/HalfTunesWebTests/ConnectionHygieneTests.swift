@@ -103,6 +103,26 @@ struct ConnectionHygieneTests {
         }
     }
 
+    @Test("a silent event stream gets a comment line every heartbeat; events still come between them")
+    func heartbeat() async throws {
+        try await withWebApp(limits: .init(eventHeartbeat: .milliseconds(200))) { port, web in
+            let connection = try RawConnection(port: port, timeout: .seconds(5))
+            try connection.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+            #expect(await connection.read(until: ": connected").end == nil)
+            // No download, no event: two heartbeats in a row.
+            for _ in 1...2 {
+                let (data, end) = await connection.read(until: ": keep-alive\n\n")
+                #expect(end == nil, "no heartbeat within 5 s")
+                #expect(!String(decoding: data, as: UTF8.self).contains("data: "))
+            }
+            web.service.hub.emit(.stateChanged(trackID: 7, state: .paused))
+            let (event, end) = await connection.read(until: #""id":7"#)
+            #expect(end == nil)
+            #expect(String(decoding: event, as: UTF8.self).contains(#"data: {"event":"state","id":7,"state":"paused""#))
+            #expect(await connection.read(until: ": keep-alive\n\n").end == nil)
+        }
+    }
+
     /// Emits `count` state changes (none merge: each is about another track) to every listener.
     private func flood(_ web: WebApp, _ count: Int) -> Int {
         var largest = 0

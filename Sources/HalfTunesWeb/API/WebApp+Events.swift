@@ -13,7 +13,7 @@ extension WebApp {
     /// reloads its listing and reconnects). A client that stops reading altogether is
     /// disconnected once a write has waited ``ConnectionLimits/sendTimeout``.
     func addEventRoutes(to router: Router<WebContext>) {
-        let sendTimeout = limits.sendTimeout
+        let (sendTimeout, heartbeat) = (limits.sendTimeout, limits.eventHeartbeat)
         router.on(RouterPath(APIRoute.Pattern.events.path), method: .get) { _, context -> Response in
             let events = try await control.events()
             let channel = context.channel
@@ -26,9 +26,9 @@ extension WebApp {
                     let watchdog = SendWatchdog(timeout: sendTimeout) { channel.close(promise: nil) }
                     defer { watchdog.stop() }
                     try await watchdog.timing { try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n")) }
-                    for await event in events.cancelOnGracefulShutdown() {
-                        let line = "data: \(try WireEncoding.line(WireEvent(event)))\n\n"
-                        try await watchdog.timing { try await writer.write(ByteBuffer(string: line)) }
+                    for await line in EventStreamLines.lines(events, heartbeat: heartbeat).cancelOnGracefulShutdown() {
+                        if case .end = line { break }
+                        try await watchdog.timing { try await writer.write(ByteBuffer(string: try line.text())) }
                     }
                     try await writer.finish(nil)
                 })

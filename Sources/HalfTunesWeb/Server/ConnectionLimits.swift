@@ -12,16 +12,21 @@ public struct ConnectionLimits: Sendable {
     public var sendTimeout: Duration
     /// The most bytes of request line and headers; past it, the answer is 431.
     public var maximumHeaderBytes: Int
+    /// How often an event stream is sent a comment line when no event has gone out: a client
+    /// (or a proxy) that times out a silent response keeps the stream while downloads are paused
+    /// or waiting to retry, and a client gone away is noticed.
+    public var eventHeartbeat: Duration
 
     /// Limits; the defaults suit a local app with a few tabs and scripts.
     public init(
         maximumConnections: Int = 1024, idleTimeout: Duration = .seconds(60), sendTimeout: Duration = .seconds(15),
-        maximumHeaderBytes: Int = 16 * 1024
+        maximumHeaderBytes: Int = 16 * 1024, eventHeartbeat: Duration = .seconds(15)
     ) {
         self.maximumConnections = maximumConnections
         self.idleTimeout = idleTimeout
         self.sendTimeout = sendTimeout
         self.maximumHeaderBytes = maximumHeaderBytes
+        self.eventHeartbeat = eventHeartbeat
     }
 }
 

@@ -1,0 +1,58 @@
+import Foundation
+import HalfTunesKit
+import ITunesSearch
+import Testing
+
+/// What the display says of a download's start and of its pauses: a track that has taken a slot
+/// but received nothing yet (as `download` first lists it), and one paused and resumed from
+/// elsewhere while `download` watches it.
+@Suite("The display's lines for a download's start and pauses (pure)")
+struct DisplayStateLinesTests {
+    private func document(_ id: Int, _ state: DownloadState, received: Int64 = 0, expected: Int64? = nil) -> DownloadDocument {
+        DownloadDocument(
+            DownloadStatus(
+                track: Track(id: id, name: "Track \(id)", artist: "Artist"), state: state, receivedBytes: received,
+                expectedBytes: expected, failure: nil, file: nil))
+    }
+
+    @Test("piped: 'Starting', not '0 bytes'; a download with bytes shows them")
+    func plainLines() {
+        var lines: [String] = []
+        let display = ProgressDisplay(mode: .plain, columns: { nil }, write: { lines.append($0) }, warn: { _ in })
+        display.add(document(1, .downloading))
+        display.add(document(2, .queued))
+        display.add(document(3, .downloading, received: 500_000, expected: 1_000_000))
+        #expect(lines == ["Track 1 — Starting\n", "Track 2 — Queued\n", "Track 3 — 50.0% of 1.0 MB\n"])
+    }
+
+    @Test("on a terminal: counted with the queued tracks, as its state change would count it")
+    func terminalRows() throws {
+        var writes: [String] = []
+        let display = ProgressDisplay(
+            mode: .terminal, columns: { 100 }, rows: { 40 }, write: { writes.append($0) }, warn: { _ in })
+        display.expect(3)
+        display.add(document(1, .downloading))
+        display.add(document(2, .downloading))
+        display.add(document(3, .queued))
+        let drawing = (writes.last ?? "").replacingOccurrences(
+            of: "\u{1B}\\[[0-9]*[A-Za-z]", with: "", options: .regularExpression)
+        let rows = drawing.components(separatedBy: "\n").filter { !$0.isEmpty }
+        #expect(rows.contains { $0.contains("… and 3 queued") }, "\(rows)")
+        #expect(!rows.contains { $0.contains("0 bytes") }, "\(rows)")
+    }
+
+    @Test("piped: a pause and the resume after it get a line each, once; a pause of a paused track none")
+    func plainPauses() {
+        var lines: [String] = []
+        let display = ProgressDisplay(mode: .plain, columns: { nil }, write: { lines.append($0) }, warn: { _ in })
+        display.add(document(1, .downloading, received: 100, expected: 1_000))
+        lines.removeAll()
+        display.show(.stateChanged(trackID: 1, state: .paused))
+        display.show(.stateChanged(trackID: 1, state: .paused))
+        display.show(.stateChanged(trackID: 1, state: .queued))
+        display.show(.stateChanged(trackID: 1, state: .downloading))
+        display.show(.stateChanged(trackID: 1, state: .paused))
+        display.show(.stateChanged(trackID: 1, state: .failed))
+        #expect(lines == ["Track 1 — Paused\n", "Track 1 — Resumed\n", "Track 1 — Paused\n"])
+    }
+}
