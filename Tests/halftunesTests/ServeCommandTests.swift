@@ -68,6 +68,31 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("a download paused from elsewhere while download watches it: the watcher says so, waits, and ends done once resumed")
+    func pausedElsewhere() async throws {
+        try await withDemoCatalog { catalog, catalogURL in
+            try await withTemporaryDirectory { home in
+                let (server, _) = try await start(home: home, catalog: catalogURL)
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1002)
+                let watcher = try ChildProcess(
+                    try BuiltProducts.halftunes, ["download", "1002"],
+                    environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": "http://127.0.0.1:9"])
+                _ = await watcher.waitForLine { $0.contains("Paper Boats — ") && $0.contains("% of") ? true : nil }
+                #expect(try await halftunes(["pause", "1002"], home: home).status == 0)
+                #expect(await watcher.waitForLine { $0 == "Paper Boats — Paused" ? true : nil } == true)
+                catalog.setFaults(PreviewFaults(), for: 1002)
+                #expect(try await halftunes(["resume", "1002"], home: home).status == 0)
+                let watched = await watcher.wait()
+                #expect(watched.status == 0, "\(watched.stderr)")
+                let lines = watched.stdout.split(separator: "\n").map(String.init)
+                let resumed = try #require(lines.firstIndex(of: "Paper Boats — Resumed"), "\(lines)")
+                #expect(lines[resumed...].contains { $0.hasPrefix("Paper Boats — done → ") }, "\(lines)")
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+            }
+        }
+    }
+
     @Test("SIGTERM stops serve cleanly mid-download; the next start finishes it")
     func shutdownAndResume() async throws {
         try await withDemoCatalog { catalog, catalogURL in

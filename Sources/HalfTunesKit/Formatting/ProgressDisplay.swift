@@ -130,6 +130,11 @@ public final class ProgressDisplay {
                 break
             }
         case .stateChanged(_, let state):
+            // Piped, a pause and the resume after it get a line each (on a terminal the row says
+            // so): a pause from elsewhere (the page, another command) explains the wait.
+            let wasPaused = line.kind == .paused
+            if mode == .plain, state == .paused, !wasPaused { write("\(line.title) — Paused\n") }
+            if mode == .plain, wasPaused, state == .queued || state == .downloading { write("\(line.title) — Resumed\n") }
             if state == .paused { (line.text, line.figures) = ("Paused", nil) }
             if state == .queued { (line.text, line.figures) = ("Queued", nil) }
             // Taking a slot is not yet downloading: until its first bytes (it may wait for a

@@ -10,8 +10,8 @@ import Foundation
 /// 2,000-file batch on 2 cores, with its server beside it: ~7,400 involuntary switches). A batch
 /// thread that wakes waits for a free core or the end of the running thread's turn instead
 /// (~2,700); nor, waking, does it preempt the programs a person is using. Only downloads shown in
-/// the foreground (``ForegroundDownloads``: `download`, `resume`) ask for it; the web server
-/// answers a page, and stays as it is.
+/// the foreground (`download` and `resume`, before ``ForegroundDownloads`` shows them) ask for
+/// it; the web server answers a page, and stays as it is.
 enum BatchScheduling {
     /// Linux's `SCHED_BATCH` (`sched.h`; Swift's Glibc module leaves it out).
     private static let batchPolicy: Int32 = 3

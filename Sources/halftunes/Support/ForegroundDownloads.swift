@@ -9,6 +9,9 @@ enum ForegroundDownloads {
         case interrupt
         /// Every event that was waiting, in order.
         case events([DownloadEvent])
+        /// Events may have been missed (the stream ended, or the listener fell behind, and was
+        /// subscribed to anew): where each download stands comes from the listing.
+        case missedEvents
     }
 
     /// - Parameters:
@@ -21,7 +24,6 @@ enum ForegroundDownloads {
         _ control: any DownloadControl, json: Bool, batch: BatchFeed,
         start: ([Int]) async throws -> [DownloadDocument]
     ) async throws {
-        BatchScheduling.adopt()
         // What a batch of events prints goes out in one write (a batch of 2,000 small files is
         // 4,000 lines).
         let output = PendingOutput()
@@ -41,16 +43,21 @@ enum ForegroundDownloads {
         let forwarders = [
             Task { for await _ in signals { feed.yield(.interrupt) } },
             Task {
-                // A listener that fell behind is let go by the server: subscribe anew and go on.
+                // A stream that ends while the command still waits (the server lets go of a
+                // listener that fell behind; a connection breaks) is subscribed to anew, and where
+                // each download stands is read from the listing. A server that keeps ending streams at once is given up after three.
                 var events = events
+                var emptyEnds = 0
                 while true {
-                    var fellBehind = false
+                    var delivered = false
                     for await batch in events {
-                        if batch.contains(where: { if case .fellBehind = $0 { true } else { false } }) { fellBehind = true }
+                        delivered = true
                         feed.yield(.events(batch))
                     }
-                    guard fellBehind, let again = try? await control.eventBatches() else { break }
+                    emptyEnds = delivered ? 0 : emptyEnds + 1
+                    guard !Task.isCancelled, emptyEnds < 3, let again = try? await control.eventBatches() else { break }
                     events = again
+                    feed.yield(.missedEvents)
                 }
                 feed.finish()
             },
@@ -99,19 +106,22 @@ enum ForegroundDownloads {
                     case .failed(let id, _):
                         if pending.remove(id) != nil { failed += 1 }
                     case .fellBehind:
-                        // Events were lost: where each download stands comes from the listing.
-                        let listing = try await control.listing()
-                        let downloaded = Set(listing.library.map(\.id))
-                        for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
-                            pending.remove(document.id)
-                            failed += 1
-                        }
-                        pending.subtract(downloaded)
+                        break  // the stream ends after it, and is subscribed to anew (.missedEvents)
                     case .progress, .stateChanged:
                         break
                     }
                 }
                 output.flush()
+                try await startSlices()
+                if done { break loop }
+            case .missedEvents:
+                let listing = try await control.listing()
+                let downloaded = Set(listing.library.map(\.id))
+                for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
+                    pending.remove(document.id)
+                    failed += 1
+                }
+                pending.subtract(downloaded)
                 try await startSlices()
                 if done { break loop }
             }

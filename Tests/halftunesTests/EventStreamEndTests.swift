@@ -1,0 +1,110 @@
+import Foundation
+import HalfTunesKit
+import ITunesSearch
+import Synchronization
+import Testing
+
+@testable import halftunes
+
+/// `download` watching a server whose event stream ends while a track is still on its way (a
+/// connection that broke, a read that timed out): it subscribes anew and reads where the track
+/// stands, instead of ending with "lost the download events". The control is a stand-in: what is
+/// tested is the command's loop, not the wire (ServeCommandTests crosses it).
+@Suite("download when its event stream ends early (the command's loop)", .timeLimit(.minutes(1)))
+struct EventStreamEndTests {
+    /// A control whose event streams are scripted: each subscription gets the next script's
+    /// batches and then ends, except the last, which stays open; the listing says what `listing`
+    /// returns once the streams have run out.
+    final class ScriptedControl: DownloadControl {
+        let track = Track(id: 1001, name: "Love in the Harbour", artist: "The Paper Lanterns")
+        private let scripts: Mutex<[[[DownloadEvent]]]>
+        let subscriptions = Atomic(0)
+        let listings = Atomic(0)
+        private let downloaded: Bool
+
+        init(scripts: [[[DownloadEvent]]], downloadedByListing: Bool) {
+            self.scripts = Mutex(scripts)
+            downloaded = downloadedByListing
+        }
+
+        var owner: DownloadOwner { .server(url: URL(string: "http://127.0.0.1:9")!, pid: 1) }
+
+        func document(_ state: DownloadState) -> DownloadDocument {
+            DownloadDocument(
+                DownloadStatus(track: track, state: state, receivedBytes: 0, expectedBytes: nil, failure: nil, file: nil))
+        }
+
+        func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] { [document(.queued)] }
+
+        func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
+            listings.add(1, ordering: .relaxed)
+            return downloaded
+                ? Listing(downloads: [], library: [document(.downloaded)]) : Listing(downloads: [document(.paused)], library: [])
+        }
+
+        func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]> {
+            subscriptions.add(1, ordering: .relaxed)
+            let script = scripts.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            let (stream, feed) = AsyncStream<[DownloadEvent]>.makeStream()
+            for batch in script ?? [] { feed.yield(batch) }
+            if script != nil { feed.finish() }  // scripted streams end; the last one stays open
+            return stream
+        }
+
+        func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> { AsyncStream { $0.finish() } }
+        func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
+            throw Self.unused
+        }
+        func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
+        func resume(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
+        func cancel(_ trackID: Int) async throws(DownloadError) { throw Self.unused }
+        func remove(_ trackID: Int) async throws(DownloadError) { throw Self.unused }
+        func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
+        func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
+        func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
+            throw Self.unused
+        }
+        func close() async {}
+
+        static let unused = DownloadError(.badInput, "not used by download")
+    }
+
+    private func run(_ control: ScriptedControl) async throws {
+        try await ForegroundDownloads.run(control, json: true, batch: BatchFeed([1001])) { ids in
+            try await control.start(ids)
+        }
+    }
+
+    @Test("the stream ends mid-download, the track completes meanwhile: subscribed anew, the listing finds it, success")
+    func completedWhileAway() async throws {
+        let control = ScriptedControl(
+            scripts: [
+                [[.stateChanged(trackID: 1001, state: .downloading)], [.progress(trackID: 1001, received: 10, expected: 100)]]
+            ],
+            downloadedByListing: true)
+        try await run(control)
+        #expect(control.subscriptions.load(ordering: .relaxed) == 2)
+        #expect(control.listings.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("the stream ends and the track completes on the new one: success")
+    func completedOnTheNewStream() async throws {
+        let file = URL(filePath: "/tmp/library/x.wav")
+        let control = ScriptedControl(
+            scripts: [
+                [[.progress(trackID: 1001, received: 10, expected: 100)]],
+                [[.completed(trackID: 1001, file: file, warning: nil)]],
+            ],
+            downloadedByListing: false)
+        try await run(control)
+        #expect(control.subscriptions.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("a server that keeps ending its streams at once is given up: the command says so and fails")
+    func givesUp() async throws {
+        let control = ScriptedControl(scripts: Array(repeating: [], count: 10), downloadedByListing: false)
+        await #expect(throws: DownloadError.self) { try await run(control) }
+        // Three streams in a row that ended with nothing (the first of them the first stream).
+        #expect(control.subscriptions.load(ordering: .relaxed) == 3)
+    }
+}
