@@ -61,13 +61,17 @@ public enum WebServer {
                 configuration: try await catalogConfiguration(), logger: Logger(label: "halftunes.catalog"))
             let web = try WebApp(service: service, catalog: catalog, logger: logger)
             let (home, token, say) = (home, web.token, say)
-            try await web.application(host: host, port: port) { url in
-                do { try ServerInfo(url: url, token: token).write(to: home) } catch {
-                    say("warning: cannot write \(home.root.path)/server.json: other commands will not find this server")
+            do {
+                try await web.application(host: host, port: port) { url in
+                    do { try ServerInfo(url: url, token: token).write(to: home) } catch {
+                        say("warning: cannot write \(home.root.path)/server.json: other commands will not find this server")
+                    }
+                    say("HalfTunes is running at \(url)/ — open it in a browser. Ctrl-C stops it.")
                 }
-                say("HalfTunes is running at \(url)/ — open it in a browser. Ctrl-C stops it.")
+                .run()
+            } catch {
+                throw ListenFailure.error(error, host: host, port: port) ?? error
             }
-            .run()
         }
     }
 }

@@ -133,6 +133,54 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("a port in use, an address not this machine's, a host with no address: one line each, its exit status")
+    func cannotListen() async throws {
+        try await withDemoCatalog { _, catalogURL in
+            try await withTemporaryDirectory { home in
+                // The DemoCatalog holds its port: serve cannot have it.
+                let port = try #require(catalogURL.port)
+                let cases: [(host: String, status: Int32, reason: String)] = [
+                    (
+                        "127.0.0.1", 4,
+                        "the port is in use (another halftunes serve?); choose another with --port, or 0 for any free one"
+                    ),
+                    ("192.0.2.1", 2, "192.0.2.1 is not an address of this machine"),
+                    ("nonexistent.invalid", 2, "no address is known for the host nonexistent.invalid"),
+                ]
+                for (host, status, reason) in cases {
+                    let served = try await ChildProcess.run(
+                        try BuiltProducts.halftunes, ["serve", "--host", host, "--port", "\(port)"],
+                        environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalogURL.absoluteString])
+                    #expect(served.status == status, "\(host): \(served.stderr)")
+                    let lines = served.stderr.split(separator: "\n").filter { !$0.contains("warning: listening on") }
+                    #expect(lines == ["halftunes: cannot listen on \(host):\(port): \(reason)"], "\(host)")
+                    #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("server.json").path))
+                }
+            }
+        }
+    }
+
+    @Test("a home that is a file, or under one: one line, exit status 2, for serve and for commands that open it")
+    func homeIsAFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: file)
+            for (home, arguments) in [
+                (file.path, ["list"]), (file.path + "/halftunes", ["download", "1001"]), (file.path, ["serve", "--port", "0"]),
+            ] {
+                let result = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, arguments,
+                    environment: ["HALFTUNES_HOME": home, "HALFTUNES_CATALOG": "http://127.0.0.1:9"])
+                #expect(result.status == 2, "\(arguments): \(result.stderr)")
+                let what = home == file.path ? "is a file, not a folder" : "cannot be made: \(file.path) is a file, not a folder"
+                #expect(
+                    result.stderr == "halftunes: the home \(home) \(what); choose another with --home or HALFTUNES_HOME\n",
+                    "\(arguments)")
+            }
+            #expect(try Data(contentsOf: file) == Data("x".utf8), "the file is left as it was")
+        }
+    }
+
     @Test("another loopback address is served with its own Host check and no exposure warning")
     func otherLoopbackHost() async throws {
         try await withTemporaryDirectory { home in

@@ -1,6 +1,7 @@
 import Foundation
 import ITunesSearch
 import Logging
+import NetworkBasics
 import TransferEngine
 
 /// The app's download service: tracks × transfers × library, keyed by track id.
@@ -34,6 +35,10 @@ public actor DownloadService {
         tagging: TaggingOptions = TaggingOptions(),
         logger: Logger
     ) async throws -> DownloadService {
+        if let file = FolderProblem.fileInTheWay(of: home.root) {
+            let what = file == home.root.path ? "is a file, not a folder" : "cannot be made: \(file) is a file, not a folder"
+            throw DownloadError(.badInput, "the home \(home.root.path) \(what); choose another with --home or HALFTUNES_HOME")
+        }
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
         // Downloads that flush nothing leave the index's log at close too, as the session does.

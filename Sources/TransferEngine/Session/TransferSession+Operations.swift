@@ -236,7 +236,9 @@ extension TransferSession {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw TransferError(.fileSystem, "cannot create \(folder.path): \(error.localizedDescription)", permanent: true)
+            throw TransferError(
+                .fileSystem, "cannot create \(folder.path): \(FolderProblem.reason(creating: folder, failedWith: error))",
+                permanent: true)
         }
     }
 

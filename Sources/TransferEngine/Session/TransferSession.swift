@@ -86,7 +86,9 @@ public actor TransferSession {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw TransferError(
-                .fileSystem, "cannot create the session folder \(directory.path): \(error.localizedDescription)", permanent: true)
+                .fileSystem,
+                "cannot create the session folder \(directory.path): \(FolderProblem.reason(creating: directory, failedWith: error))",
+                permanent: true)
         }
         let lock = try SessionLock(path: directory.appendingPathComponent("\(identifier).lock").path)
         let journal: TransferJournal
