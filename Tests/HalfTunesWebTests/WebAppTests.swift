@@ -66,6 +66,22 @@ struct WebAppTests {
         }
     }
 
+    @Test("a search limit that is not a number, or out of range, is refused with 400 before the catalog is asked")
+    func searchLimits() async throws {
+        // The catalog address refuses connections: an answer other than 400 would be a 502.
+        try await withWebApp(catalogURL: URL(string: "http://127.0.0.1:9")!) { url, _, _, _ in
+            for (limit, message) in [
+                ("abc", #"the limit must be a number between 1 and 200, not "abc""#),
+                ("0", "the limit must be between 1 and 200, not 0"),
+                ("201", "the limit must be between 1 and 200, not 201"),
+            ] {
+                let answer = try await request(url, "/api/search?term=love&limit=\(limit)")
+                #expect(answer.status == 400, "\(limit)")
+                #expect(answer.json?["message"] as? String == message, "\(limit)")
+            }
+        }
+    }
+
     @Test("a POST with a foreign Origin is refused and changes nothing")
     func foreignOrigin() async throws {
         try await withWebApp { url, web, catalog, _ in

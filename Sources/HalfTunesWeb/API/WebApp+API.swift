@@ -18,9 +18,17 @@ extension WebApp {
         switch pattern {
         case .search:
             let parameters = request.uri.queryParameters
+            // A limit that is not a number is refused, as the listing's is, not taken as the default.
+            var limit = 50
+            if let text = parameters["limit"] {
+                guard let number = Int(text) else {
+                    throw DownloadError(.badInput, "the limit must be a number between 1 and 200, not \"\(text)\"")
+                }
+                limit = number
+            }
             return try json(
                 await control.search(
-                    term: parameters["term"].map(String.init) ?? "", limit: parameters["limit"].flatMap { Int($0) } ?? 50,
+                    term: parameters["term"].map(String.init) ?? "", limit: limit,
                     country: parameters["country"].map(String.init) ?? "US"))
         case .listing:
             let parameters = request.uri.queryParameters
