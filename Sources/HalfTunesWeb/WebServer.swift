@@ -25,10 +25,14 @@ public enum WebServer {
         let launcher = Launcher(
             service: service, home: home, host: host, port: port, catalogConfiguration: catalogConfiguration, say: say,
             logger: logger)
+        // A web app that cannot start (its port in use, say) shuts the others down gracefully, as
+        // Ctrl-C does: cancelled, a running DemoCatalog logged errors of its own beside the one
+        // line that says why.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] =
+            ([DownloadsLifecycle(service)] + before).map { .init(service: $0) }
+            + [.init(service: launcher, failureTerminationBehavior: .gracefullyShutdownGroup)]
         let group = ServiceGroup(
-            configuration: .init(
-                services: [DownloadsLifecycle(service)] + before + [launcher],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch {

@@ -156,6 +156,11 @@ struct ServeCommandTests {
                     #expect(lines == ["halftunes: cannot listen on \(host):\(port): \(reason)"], "\(host)")
                     #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("server.json").path))
                 }
+                // demo runs a DemoCatalog of its own beside the web app: it stops as quietly.
+                let demo = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["demo", "--port", "\(port)"], environment: ["HALFTUNES_HOME": home.path])
+                #expect(demo.status == 4)
+                #expect(demo.stderr == "halftunes: cannot listen on 127.0.0.1:\(port): \(cases[0].reason)\n")
             }
         }
     }
