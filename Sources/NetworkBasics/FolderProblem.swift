@@ -23,9 +23,8 @@ public enum FolderProblem {
     public static func reason(creating folder: URL, failedWith error: any Error) -> String {
         if let file = fileInTheWay(of: folder) { return "\(file) is a file, not a folder" }
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        for candidate in [underlying, error as NSError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(candidate.code)))
-        }
-        return error.localizedDescription
+        guard let posix = [underlying, error as NSError].compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain })
+        else { return error.localizedDescription }
+        return String(cString: strerror(Int32(posix.code)))
     }
 }

@@ -38,8 +38,9 @@ struct EventStreamEndTests {
 
         func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
             listings.add(1, ordering: .relaxed)
-            return downloaded
-                ? Listing(downloads: [], library: [document(.downloaded)]) : Listing(downloads: [document(.paused)], library: [])
+            var done = document(.downloaded)
+            done.file = "/tmp/library/x.wav"
+            return downloaded ? Listing(downloads: [], library: [done]) : Listing(downloads: [document(.paused)], library: [])
         }
 
         func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]> {
@@ -69,10 +70,15 @@ struct EventStreamEndTests {
         static let unused = DownloadError(.badInput, "not used by download")
     }
 
-    private func run(_ control: ScriptedControl) async throws {
-        try await ForegroundDownloads.run(control, json: true, batch: BatchFeed([1001])) { ids in
-            try await control.start(ids)
-        }
+    /// What the command wrote, line by line.
+    final class Output: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    /// Runs `download 1001 --json` on `control`, its output kept in `output`.
+    private func run(_ control: ScriptedControl, output: Output = Output()) async throws {
+        let write: (String) -> Void = { text in output.lines.withLock { $0 += text.split(separator: "\n").map(String.init) } }
+        try await ForegroundDownloads.run(control, json: true, batch: BatchFeed([1001]), write: write, start: control.start)
     }
 
     @Test("the stream ends mid-download, the track completes meanwhile: subscribed anew, the listing finds it, success")
@@ -82,9 +88,13 @@ struct EventStreamEndTests {
                 [[.stateChanged(trackID: 1001, state: .downloading)], [.progress(trackID: 1001, received: 10, expected: 100)]]
             ],
             downloadedByListing: true)
-        try await run(control)
+        let output = Output()
+        try await run(control, output: output)
         #expect(control.subscriptions.load(ordering: .relaxed) == 2)
         #expect(control.listings.load(ordering: .relaxed) == 1)
+        // Its completion, missed on the wire, is shown from the listing as the event would have been.
+        let completed = #"{"event":"completed","file":"/tmp/library/x.wav","id":1001,"state":"downloaded","v":1}"#
+        #expect(output.lines.withLock { $0.last } == completed)
     }
 
     @Test("the stream ends and the track completes on the new one: success")

@@ -12,9 +12,9 @@ public struct ConnectionLimits: Sendable {
     public var sendTimeout: Duration
     /// The most bytes of request line and headers; past it, the answer is 431.
     public var maximumHeaderBytes: Int
-    /// How often an event stream is sent a comment line when no event has gone out: a client
-    /// (or a proxy) that times out a silent response keeps the stream while downloads are paused
-    /// or waiting to retry, and a client gone away is noticed.
+    /// How often an event stream is sent a comment line (`: keep-alive`, which SSE clients
+    /// ignore): a client (or a proxy) that times out a silent response keeps the stream while
+    /// downloads are paused or wait to retry, and a client gone away is noticed.
     public var eventHeartbeat: Duration
 
     /// Limits; the defaults suit a local app with a few tabs and scripts.

@@ -18,15 +18,16 @@ enum ForegroundDownloads {
     ///   - batch: The track ids, handed to `start` a slice at a time (see ``BatchFeed``).
     ///   - start: Starts the downloads of a slice (after the events are subscribed) and returns
     ///     them.
+    ///   - write: Where the display's text goes (standard output).
     /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted; the error of a slice
     ///   that could not start, once the slices before it have finished.
     static func run(
-        _ control: any DownloadControl, json: Bool, batch: BatchFeed,
+        _ control: any DownloadControl, json: Bool, batch: BatchFeed, write: @escaping (String) -> Void = Terminal.write,
         start: ([Int]) async throws -> [DownloadDocument]
     ) async throws {
         // What a batch of events prints goes out in one write (a batch of 2,000 small files is
         // 4,000 lines).
-        let output = PendingOutput()
+        let output = PendingOutput(write: write)
         defer { output.flush() }
         let renderer = ProgressDisplay(
             mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), color: Terminal.usesColor,
@@ -115,13 +116,17 @@ enum ForegroundDownloads {
                 try await startSlices()
                 if done { break loop }
             case .missedEvents:
+                // What ended meanwhile is shown as its events would have shown it.
                 let listing = try await control.listing()
-                let downloaded = Set(listing.library.map(\.id))
-                for document in listing.downloads where pending.contains(document.id) && document.state == .failed {
-                    pending.remove(document.id)
+                for document in listing.library where pending.remove(document.id) != nil {
+                    let file = URL(filePath: document.file ?? "", directoryHint: .notDirectory)
+                    renderer.show(.completed(trackID: document.id, file: file, warning: document.warning))
+                }
+                for document in listing.downloads where document.state == .failed && pending.remove(document.id) != nil {
+                    renderer.show(.failed(trackID: document.id, reason: document.reason ?? "unknown error"))
                     failed += 1
                 }
-                pending.subtract(downloaded)
+                output.flush()
                 try await startSlices()
                 if done { break loop }
             }
@@ -150,12 +155,15 @@ enum ForegroundDownloads {
 /// Text for standard output, held until ``flush()`` writes it at once.
 private final class PendingOutput {
     private var text = ""
+    private let write: (String) -> Void
+
+    init(write: @escaping (String) -> Void) { self.write = write }
 
     func append(_ line: String) { text += line }
 
     func flush() {
         guard !text.isEmpty else { return }
-        Terminal.write(text)
+        write(text)
         text = ""
     }
 }
