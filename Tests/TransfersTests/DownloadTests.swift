@@ -189,6 +189,22 @@ struct DownloadTests {
         }
     }
 
+    @Test("a server that refuses connections: retried, then failed with a reason that names it")
+    func refused() async throws {
+        try await withRefusingPort { url in
+            try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let id = try await session.start(
+                    url: url.appendingPathComponent("previews/1.wav"), destination: folder.appendingPathComponent("song.wav"))
+                let done = try await session.wait(for: id)
+                #expect(done.state == .failed)
+                #expect(done.failure?.isPermanent == false)
+                let message = try #require(done.failure?.message)
+                #expect(message.contains("127.0.0.1:\(url.port!)"), "\(message)")
+                #expect(message.lowercased().contains("refused"), "\(message)")
+            }
+        }
+    }
+
     @Test(
         "URLs that are not http(s) are refused at once",
         arguments: ["ftp://example.com/a", "file:///etc/passwd", "http:///nohost"])

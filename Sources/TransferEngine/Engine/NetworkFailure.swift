@@ -14,7 +14,10 @@ enum NetworkFailure {
         return TransferError(.invalidURL, reason, permanent: true)
     }
 
+    /// A failure's reason, naming the server (`host:port`) when it is about the connection: a
+    /// transfer's URL is not in its failure's text otherwise.
     static func classify(_ error: any Error, url: String, stallTimeout: Duration) -> (reason: String, permanent: Bool) {
+        let server = TransferRecord.hostKey(of: url)
         if let error = error as? HTTPClientError {
             switch error {
             case .invalidURL, .emptyHost, .emptyScheme:
@@ -24,21 +27,22 @@ enum NetworkFailure {
             case .readTimeout:
                 return ("the transfer stalled: no data for \(stallTimeout)", false)
             case .connectTimeout:
-                return ("connecting to the server timed out", false)
+                return ("connecting to \(server) timed out", false)
             case .remoteConnectionClosed:
-                return ("the server closed the connection mid-transfer", false)
+                return ("\(server) closed the connection mid-transfer", false)
             default:
                 return ("\(error)", false)
             }
         }
         if error is HTTPParserError {
-            return ("the server closed the connection before the body was complete", false)
+            return ("\(server) closed the connection before the body was complete", false)
         }
         if let error = error as? NIOConnectionError {
             let detail = error.connectionErrors.first.map { describe($0.error) } ?? "the host name could not be resolved"
-            return ("cannot connect: \(detail)", false)
+            return ("cannot connect to \(server): \(detail)", false)
         }
-        if case ChannelError.connectTimeout = error { return ("connecting to the server timed out", false) }
+        if case ChannelError.connectTimeout = error { return ("connecting to \(server) timed out", false) }
+        if let error = error as? IOError { return ("\(server): \(describe(error))", false) }
         return (describe(error), false)
     }
 
