@@ -69,6 +69,15 @@ struct CatalogErrorTests {
         #expect(error.message == "the catalog rejected the request: Invalid value(s) for key(s): [country]")
     }
 
+    @Test("a 4xx without the API's errorMessage names the status and the address asked")
+    func notFound() async throws {
+        let error = try await searchError { _ in Response(status: .notFound, body: Self.body("<html>Not Found</html>")) }
+        #expect(error.code == .badRequest)
+        #expect(error.message.hasPrefix("the catalog rejected the request: HTTP 404 for http://127.0.0.1:"), "\(error.message)")
+        #expect(error.message.hasSuffix("(is the catalog URL right?)"), "\(error.message)")
+        #expect(error.message.contains("/search?"), "\(error.message)")
+    }
+
     @Test("5xx is a server error naming the status", arguments: [500, 502, 503])
     func serverError(status: Int) async throws {
         let error = try await searchError { _ in Response(status: .init(code: status)) }

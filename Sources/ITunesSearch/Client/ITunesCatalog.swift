@@ -182,8 +182,9 @@ public actor ITunesCatalog {
             pacer?.block(until: time.now() + (wait ?? .seconds(60)))
             throw .rateLimited(status: status, retryAfter: wait)
         case 400..<500:
+            // Without the API's own message the address is likely wrong (a 404 from another server).
             let message = SearchResponse.errorMessage(in: data)
-            throw .badRequest(message: message ?? "HTTP \(status)")
+            throw .badRequest(message: message ?? "HTTP \(status) for \(url) (is the catalog URL right?)")
         default:
             throw .serverError(status: status)
         }
