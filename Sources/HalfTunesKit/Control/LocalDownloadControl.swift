@@ -145,9 +145,12 @@ public actor LocalDownloadControl: DownloadControl {
     public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
         try await DownloadError.catching {
             let service = try await openService()
+            // Downloads in flight are few: every answer has them all, except a later page. They
+            // are read first: a track filed in the library meanwhile is then in both lists (the
+            // library's entry is the newer), never in neither.
+            let downloads = query.after == nil ? await service.downloads().map(DownloadDocument.init) : []
             var listing = try service.libraryListing(query)
-            // Downloads in flight are few: every answer has them all, except a later page.
-            if query.after == nil { listing.downloads = await service.downloads().map(DownloadDocument.init) }
+            listing.downloads = downloads
             return listing
         }
     }

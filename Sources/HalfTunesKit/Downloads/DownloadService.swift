@@ -240,13 +240,18 @@ public actor DownloadService {
         return [.queued, .running, .paused].contains(transfer.state)
     }
 
-    /// Downloads in flight (queued, downloading, paused, failed), in queue order.
+    /// Downloads in flight (queued, downloading, paused, failed), in queue order. One whose
+    /// transfer has completed but is not filed in the library yet is still downloading, all its
+    /// bytes received: between the two a listing found the track in neither list.
     public func downloads() async -> [DownloadStatus] {
         await session.transfers().compactMap { transfer in
             guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track,
-                transfer.state != .completed, transfer.state != .cancelled
+                transfer.state != .cancelled
             else { return nil }
-            return Self.status(track, transfer.progress)
+            guard transfer.state == .completed else { return Self.status(track, transfer.progress) }
+            let bytes = transfer.progress.expectedBytes ?? transfer.progress.receivedBytes
+            return DownloadStatus(
+                track: track, state: .downloading, receivedBytes: bytes, expectedBytes: bytes, failure: nil, file: nil)
         }
     }
 
