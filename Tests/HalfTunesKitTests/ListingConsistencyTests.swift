@@ -35,6 +35,8 @@ struct ListingConsistencyTests {
                         let seen = Set(listing.downloads.map(\.id)).union(listing.library.map(\.id))
                         for id in started.subtracting(seen) { missing[id, default: 0] += 1 }
                         if Set(listing.library.map(\.id)) == started { break }
+                        // A breath between listings, so that they sample the batch rather than starve it.
+                        try await Task.sleep(for: .milliseconds(1))
                     }
                     #expect(
                         missing.isEmpty, "tracks missing from both lists, by listing count: \(missing) of \(listings) listings")
