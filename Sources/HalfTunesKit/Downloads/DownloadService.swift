@@ -250,8 +250,7 @@ public actor DownloadService {
             else { return nil }
             guard transfer.state == .completed else { return Self.status(track, transfer.progress) }
             let bytes = transfer.progress.expectedBytes ?? transfer.progress.receivedBytes
-            return DownloadStatus(
-                track: track, state: .downloading, receivedBytes: bytes, expectedBytes: bytes, failure: nil, file: nil)
+            return Self.status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HalfTunesKit
 import Hummingbird
+import ITunesSearch
 
 extension WebApp {
     /// The JSON API, registered from the route table. Every route takes track ids; none takes a
@@ -22,7 +23,8 @@ extension WebApp {
             var limit = 50
             if let text = parameters["limit"] {
                 guard let number = Int(text) else {
-                    throw DownloadError(.badInput, "the limit must be a number between 1 and 200, not \"\(text)\"")
+                    let (low, high) = (SearchQuery.limitRange.lowerBound, SearchQuery.limitRange.upperBound)
+                    throw DownloadError(.badInput, "the limit must be a number between \(low) and \(high), not \"\(text)\"")
                 }
                 limit = number
             }
