@@ -144,7 +144,10 @@ public actor LocalDownloadControl: DownloadControl {
 
     public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
         try await DownloadError.catching {
-            let service = try await openService()
+            let service: DownloadService
+            do { service = try await openService() } catch let error as TransferError where error.code == .sessionLocked {
+                return try listingBesideOwner(query)
+            }
             // Downloads in flight are few: every answer has them all, except a later page. They
             // are read first: a track filed in the library meanwhile is then in both lists (the
             // library's entry is the newer), never in neither.
@@ -153,6 +156,19 @@ public actor LocalDownloadControl: DownloadControl {
             listing.downloads = downloads
             return listing
         }
+    }
+
+    /// A listing while another process owns the downloads (a foreground `halftunes download`):
+    /// its downloads as its journal last recorded them, read first as ``listing(_:)`` reads them,
+    /// then the library. A track the library has is listed there alone: a completed download
+    /// stays in its owner's journal a while after it is filed.
+    private func listingBesideOwner(_ query: ListingQuery) throws -> Listing {
+        let recorded = query.after == nil ? try DownloadService.recordedDownloads(home: home) : []
+        let library = try openLibrary()
+        var listing = try library.listing(query)
+        let filed = try library.items(ids: recorded.map(\.track.id))
+        listing.downloads = recorded.filter { filed[$0.track.id] == nil }.map(DownloadDocument.init)
+        return listing
     }
 
     public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {

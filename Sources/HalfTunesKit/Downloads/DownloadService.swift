@@ -23,6 +23,9 @@ public actor DownloadService {
     var tracksByTransfer: [TransferID: Track] = [:]
     private var pump: Task<Void, Never>?
 
+    /// The name of the transfer session in a home's session folder.
+    static let sessionIdentifier = "downloads"
+
     /// Opens the app's data in `home`: the transfer session (taking ownership of it) and the library.
     ///
     /// Unfinished downloads resume at once.
@@ -52,7 +55,7 @@ public actor DownloadService {
         configuration.reportsResponses = false
         if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
-            identifier: "downloads", directory: home.session, configuration: configuration, logger: logger)
+            identifier: sessionIdentifier, directory: home.session, configuration: configuration, logger: logger)
         let library: LibraryStore
         do {
             library = try await opening
@@ -192,14 +195,7 @@ public actor DownloadService {
     /// A page of the library, or what changed in it since a cursor, with its totals, as
     /// documents: one read of the index, off this actor, so listings never queue behind downloads
     /// or each other.
-    nonisolated func libraryListing(_ query: ListingQuery) throws -> Listing {
-        let (limit, after, since) = try query.checked()
-        let page = try library.page(limit: limit, after: after, since: since)
-        return Listing(
-            downloads: [], library: page.documents, libraryCount: page.count, libraryBytes: page.bytes,
-            next: page.next.map(String.init),
-            cursor: String(page.cursor), removed: page.removed)
-    }
+    nonisolated func libraryListing(_ query: ListingQuery) throws -> Listing { try library.listing(query) }
 
     /// The statuses of some tracks (a search's results): one read of the library's index.
     public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
@@ -245,12 +241,20 @@ public actor DownloadService {
     /// bytes received: between the two a listing found the track in neither list.
     public func downloads() async -> [DownloadStatus] {
         await session.transfers().compactMap { transfer in
-            guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track,
-                transfer.state != .cancelled
-            else { return nil }
-            guard transfer.state == .completed else { return Self.status(track, transfer.progress) }
-            let bytes = transfer.progress.expectedBytes ?? transfer.progress.receivedBytes
-            return Self.status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
+            guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track else { return nil }
+            return Self.listed(track, transfer.progress)
+        }
+    }
+
+    /// A transfer's status in a list of downloads: `nil` when cancelled, downloading with all its
+    /// bytes when completed (it is not filed in the library yet).
+    static func listed(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus? {
+        switch transfer.state {
+        case .cancelled: return nil
+        case .completed:
+            let bytes = transfer.expectedBytes ?? transfer.receivedBytes
+            return status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
+        default: return status(track, transfer)
         }
     }
 

@@ -142,6 +142,16 @@ extension LibraryStore {
         }
     }
 
+    /// A page of the library, or what changed in it since a cursor, with its totals, as a
+    /// listing with no downloads: one read of the index.
+    func listing(_ query: ListingQuery) throws -> Listing {
+        let (limit, after, since) = try query.checked()
+        let page = try page(limit: limit, after: after, since: since)
+        return Listing(
+            downloads: [], library: page.documents, libraryCount: page.count, libraryBytes: page.bytes,
+            next: page.next.map(String.init), cursor: String(page.cursor), removed: page.removed)
+    }
+
     /// Every item whose file is present, most recent first.
     func items() throws -> [LibraryItem] { try page().items }
 

@@ -80,6 +80,27 @@ final class TransferJournal: Sendable {
         try run { db in try TransferRecord.order(Column("seq")).fetchAll(db) }
     }
 
+    /// Every transfer in the journal at `path`, in queue order, read by a connection that writes
+    /// nothing (no migration, no checkpoint of the log, no lock of the session): what a session
+    /// that another process owns has recorded, as of its last commit. Empty when there is no
+    /// journal yet, or its owner has not made its table yet.
+    static func records(readingOnly path: String) throws(TransferError) -> [TransferRecord] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        do {
+            var configuration = Configuration()
+            configuration.label = "halftunes.transfers.look"
+            configuration.readonly = true
+            configuration.busyMode = .timeout(5)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            return try database.read { db in
+                guard try db.tableExists("transfer") else { return [] }
+                return try TransferRecord.order(Column("seq")).fetchAll(db)
+            }
+        } catch {
+            throw TransferError(.journal, "cannot read the transfer journal at \(path): \(error)", permanent: false)
+        }
+    }
+
     /// Inserts or replaces a transfer.
     func save(_ record: TransferRecord) throws(TransferError) { try save([record]) }
 

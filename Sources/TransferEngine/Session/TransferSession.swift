@@ -73,15 +73,7 @@ public actor TransferSession {
         clock: C = ContinuousClock(),
         logger: Logger
     ) async throws(TransferError) -> TransferSession where C.Duration == Duration {
-        guard !identifier.isEmpty, identifier.count <= 100,
-            identifier.unicodeScalars.allSatisfy({
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
-            })
-        else {
-            throw TransferError(
-                .invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true)
-        }
+        try checkIdentifier(identifier)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -96,7 +88,7 @@ public actor TransferSession {
             // A session that flushes nothing leaves its journal's log for the next open at close,
             // rather than flushing it and the journal on the way out.
             journal = try await TransferJournal.open(
-                path: directory.appendingPathComponent("\(identifier).journal.sqlite").path,
+                path: journalPath(identifier: identifier, directory: directory),
                 checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
         } catch {
             lock.release()
@@ -112,6 +104,24 @@ public actor TransferSession {
             throw error
         }
         return session
+    }
+
+    /// Refuses a session name that is not letters, digits, `.`, `_` and `-` (up to 100).
+    static func checkIdentifier(_ identifier: String) throws(TransferError) {
+        guard !identifier.isEmpty, identifier.count <= 100,
+            identifier.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
+            })
+        else {
+            throw TransferError(
+                .invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true)
+        }
+    }
+
+    /// Where the session `identifier` in `directory` keeps its journal.
+    static func journalPath(identifier: String, directory: URL) -> String {
+        directory.appendingPathComponent("\(identifier).journal.sqlite").path
     }
 
     private init(
