@@ -48,6 +48,9 @@ struct ListBesideDownloadTests {
                 // The download still owns its session and ends as Ctrl-C ends it.
                 let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url)
                 #expect(locked.status == 4 && locked.stderr.contains("in use by process \(running.pid)"))
+                // One line, saying what to do.
+                #expect(locked.stderr.hasSuffix("halftunes list shows its downloads meanwhile\n"), "\(locked.stderr)")
+                #expect(locked.stderr.split(separator: "\n").count == 1)
                 running.signal(SIGINT)
                 #expect(await running.wait().status == 130)
             }

@@ -59,7 +59,11 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         default: code = .internalError
         }
         self.code = code
-        self.message = error.message
+        // The owner is another process (a foreground `halftunes download`, as a rule): what to do.
+        self.message =
+            error.code == .sessionLocked
+            ? "\(error.message): let it end, or stop it there (Ctrl-C pauses); halftunes list shows its downloads meanwhile"
+            : error.message
         self.retryAfter = nil
         self.cause = .transfer(error)
     }
