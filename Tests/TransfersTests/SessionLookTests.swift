@@ -49,6 +49,48 @@ struct SessionLookTests {
         }
     }
 
+    @Test("with no live owner nothing runs: a transfer the journal left queued or running is queued, with the bytes on disk")
+    func noOwner() async throws {
+        try await withDemoCatalog { catalog, url in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1020)
+            try await withTemporaryDirectory { folder in
+                let sessionFolder = folder.appendingPathComponent("session")
+                let destination = folder.appendingPathComponent("song.wav")
+                let session = try await TransferSession.open(
+                    identifier: "test", directory: sessionFolder, logger: quietLogger("t"))
+                let events = EventRecorder(session.events())
+                let id = try await session.start(url: previewURL(url, 1020), destination: destination)
+                await events.received(id, atLeast: 100_000)
+                await session.close()
+                let onDisk = PartialFile.length(at: destination.path + ".part")
+                #expect(onDisk >= 100_000)
+                // As a kill -9 mid-body leaves it: the start and the bytes since the last
+                // checkpoint not journaled, and the owner's name in the lock file, its process gone.
+                let journal = sessionFolder.appendingPathComponent("test.journal.sqlite").path
+                let update = try await ChildProcess.run(
+                    URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                    [journal, "UPDATE transfer SET state = 'running', receivedBytes = 0"])
+                try #require(update.status == 0, "sqlite3: \(update.stderr)")
+                let gone = try ChildProcess(URL(fileURLWithPath: "/bin/true"), [])
+                _ = await gone.wait()
+                let lock = sessionFolder.appendingPathComponent("test.lock")
+                for owner in ["", "process \(gone.pid) (halftunes download)\n"] {
+                    try Data(owner.utf8).write(to: lock)
+                    let looked = try TransferSession.recordedTransfers(identifier: "test", directory: sessionFolder)
+                    #expect(looked.map(\.state) == [.queued], "owner: \(owner)")
+                    #expect(looked.map(\.receivedBytes) == [onDisk], "owner: \(owner)")
+                }
+                // Opened again, the session makes it the same.
+                let reopened = try await TransferSession.open(
+                    identifier: "test", directory: sessionFolder,
+                    configuration: TransferSessionConfiguration(startsTransfers: false), logger: quietLogger("t"))
+                let recovered = await reopened.transfer(id)
+                await reopened.close()
+                #expect(recovered?.state == .queued && recovered?.receivedBytes == onDisk)
+            }
+        }
+    }
+
     @Test("a session never opened has none; a bad name is refused")
     func nothingRecorded() async throws {
         try await withTemporaryDirectory { folder in

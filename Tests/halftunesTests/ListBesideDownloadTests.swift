@@ -3,10 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `halftunes list` while a foreground `halftunes download` owns the session.
-@Suite("halftunes list beside a download", .timeLimit(.minutes(2)))
+/// `halftunes list` and `search` while a foreground `halftunes download` owns the session, and after.
+@Suite("halftunes list and search beside a download", .timeLimit(.minutes(2)))
 struct ListBesideDownloadTests {
-    @Test("lists the running download with the bytes on disk, and the library, without taking the session")
+    @Test("list and search show the running download with the bytes on disk, without taking the session; then paused")
     func listBesideDownload() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
@@ -39,6 +39,11 @@ struct ListBesideDownloadTests {
                 let items = try #require(object["library"] as? [[String: Any]])
                 #expect(items.map { $0["id"] as? Int } == [1007])
 
+                // A search shows the track downloading too (it never opens the session).
+                let found = try await searchResult(1006, home: home, catalog: url)
+                #expect(found["state"] as? String == "downloading")
+                #expect((found["receivedBytes"] as? Int).map { $0 >= before } == true, "\(found)")
+
                 let text = try await runHalftunes(["list"], home: home, catalog: url)
                 #expect(text.status == 0, "\(text.stderr)")
                 for shown in ["downloading", "Coming Home", "1 track", "1007"] {
@@ -53,7 +58,21 @@ struct ListBesideDownloadTests {
                 #expect(locked.stderr.split(separator: "\n").count == 1)
                 running.signal(SIGINT)
                 #expect(await running.wait().status == 130)
+
+                // With no owner, a search shows the track paused, with the bytes its partial file keeps.
+                let paused = try await searchResult(1006, home: home, catalog: url)
+                #expect(paused["state"] as? String == "paused")
+                #expect(paused["receivedBytes"] as? Int == partialSize(), "\(paused)")
             }
         }
+    }
+
+    /// The result for `id` of `halftunes search "coming home" --json` (the DemoCatalog's 1006).
+    private func searchResult(_ id: Int, home: URL, catalog: URL) async throws -> [String: Any] {
+        let search = try await runHalftunes(["search", "coming home", "--json"], home: home, catalog: catalog)
+        try #require(search.status == 0, "\(search.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        return try #require(results.first { $0["id"] as? Int == id })
     }
 }

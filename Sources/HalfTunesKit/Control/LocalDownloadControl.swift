@@ -269,11 +269,24 @@ public actor LocalDownloadControl: DownloadControl {
         return made
     }
 
-    /// Tracks' statuses in one read: from an open service, else from the library alone.
+    /// Tracks' statuses in one read: from an open service, else from the library and the
+    /// downloads as their journal records them, read first as a listing reads them (a search
+    /// beside a process that owns the downloads, or with none open: a paused download is paused).
     private func statuses(of trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
         if let service { return try await service.statuses(trackIDs: trackIDs) }
+        let recorded: [DownloadStatus]
+        do { recorded = try DownloadService.recordedDownloads(home: home) } catch {
+            // The statuses are an extra of a search's results, which stand without them.
+            logger.warning("cannot read the downloads' journal", metadata: ["error": "\(error)"])
+            recorded = []
+        }
         let library = try openLibrary()
-        return try library.items(ids: trackIDs).mapValues(library.status(of:))
+        var statuses = try library.items(ids: trackIDs).mapValues(library.status(of:))
+        let wanted = Set(trackIDs)
+        for status in recorded where wanted.contains(status.track.id) && statuses[status.track.id] == nil {
+            statuses[status.track.id] = status
+        }
+        return statuses
     }
 
     /// A track's status: the whole of it from an open service, else from the library alone

@@ -36,6 +36,21 @@ final class SessionLock: Sendable {
         close(descriptor)
     }
 
+    /// Whether a live process owns the session whose lock file is `path`, read from the owner
+    /// that the file names (without taking the lock, so an owner opening the session meanwhile
+    /// is never refused because of the look). An owner killed outright leaves its name behind
+    /// but no process: then `false`, as when no one has the session or it was never opened.
+    static func hasLiveOwner(path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        // "process 1234 (halftunes download)"
+        guard let owner = readOwner(fd), owner.hasPrefix("process "),
+            let pid = Int32(owner.dropFirst("process ".count).prefix { $0.isNumber }), pid > 0
+        else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     private static func readOwner(_ fd: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = pread(fd, &buffer, buffer.count, 0)

@@ -82,7 +82,7 @@ public actor TransferSession {
                 "cannot create the session folder \(directory.path): \(FolderProblem.reason(creating: directory, failedWith: error))",
                 permanent: true)
         }
-        let lock = try SessionLock(path: directory.appendingPathComponent("\(identifier).lock").path)
+        let lock = try SessionLock(path: lockPath(identifier: identifier, directory: directory))
         let journal: TransferJournal
         do {
             // A session that flushes nothing leaves its journal's log for the next open at close,
@@ -117,6 +117,11 @@ public actor TransferSession {
             throw TransferError(
                 .invalidState, "a session identifier uses letters, digits, '.', '_' and '-' only", permanent: true)
         }
+    }
+
+    /// Where the session `identifier` in `directory` keeps its lock file.
+    static func lockPath(identifier: String, directory: URL) -> String {
+        directory.appendingPathComponent("\(identifier).lock").path
     }
 
     /// Where the session `identifier` in `directory` keeps its journal.
