@@ -77,7 +77,7 @@ final class TransferJournal: Sendable {
 
     /// Every transfer, in queue order.
     func all() throws(TransferError) -> [TransferRecord] {
-        try run { db in try TransferRecord.order(Column("seq")).fetchAll(db) }
+        try run(Self.inQueueOrder)
     }
 
     /// Every transfer in the journal at `path`, in queue order, read by a connection that writes
@@ -94,11 +94,15 @@ final class TransferJournal: Sendable {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             return try database.read { db in
                 guard try db.tableExists("transfer") else { return [] }
-                return try TransferRecord.order(Column("seq")).fetchAll(db)
+                return try inQueueOrder(db)
             }
         } catch {
             throw TransferError(.journal, "cannot read the transfer journal at \(path): \(error)", permanent: false)
         }
+    }
+
+    private static func inQueueOrder(_ db: Database) throws -> [TransferRecord] {
+        try TransferRecord.order(Column("seq")).fetchAll(db)
     }
 
     /// Inserts or replaces a transfer.

@@ -6,6 +6,9 @@ final class SessionLock: Sendable {
     private let descriptor: Int32
     let path: String
 
+    /// How the lock file names its owner: this, its process id, then its command.
+    private static let ownerPrefix = "process "
+
     /// Takes the lock, or fails naming the process that holds it.
     init(path: String) throws(TransferError) {
         self.path = path
@@ -24,7 +27,7 @@ final class SessionLock: Sendable {
         }
         descriptor = fd
         let command = ProcessInfo.processInfo.arguments.prefix(2).map { URL(fileURLWithPath: $0).lastPathComponent }
-        let text = "process \(getpid()) (\(command.joined(separator: " ")))\n"
+        let text = "\(Self.ownerPrefix)\(getpid()) (\(command.joined(separator: " ")))\n"
         _ = ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
@@ -44,9 +47,9 @@ final class SessionLock: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        // "process 1234 (halftunes download)"
-        guard let owner = readOwner(fd), owner.hasPrefix("process "),
-            let pid = Int32(owner.dropFirst("process ".count).prefix { $0.isNumber }), pid > 0
+        // "process 1234 (halftunes download)", as the owner wrote it.
+        guard let owner = readOwner(fd), owner.hasPrefix(ownerPrefix),
+            let pid = Int32(owner.dropFirst(ownerPrefix.count).prefix { $0.isNumber }), pid > 0
         else { return false }
         return kill(pid, 0) == 0 || errno == EPERM
     }
