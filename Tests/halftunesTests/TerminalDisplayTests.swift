@@ -6,7 +6,7 @@ import Testing
 /// `halftunes download` on a real terminal: tmux (Debian's) runs it in a pane of a given width, and
 /// what tmux shows is what is checked — its own view of wrapped lines, not our width arithmetic.
 @Suite(
-    "The terminal display", .serialized, .timeLimit(.minutes(1)),
+    "The terminal display", .serialized, .timeLimit(.minutes(3)),
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "needs tmux (apt-get install tmux)"))
 struct TerminalDisplayTests {
     /// A tmux server of the test's own, with one pane running `command`.
@@ -53,9 +53,10 @@ struct TerminalDisplayTests {
                 .components(separatedBy: "\n")
         }
 
-        /// Looks at the screen until `match` holds (or 20 s pass).
+        /// Looks at the screen until `match` holds (or 60 s pass: throttled downloads on two busy
+        /// cores — a build beside the tests — once took over 20 s to finish).
         func waitFor(_ match: ([String]) -> Bool) async throws -> (rows: [String], joined: [String]) {
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(60)
             while true {
                 let screen = try await screen()
                 if match(screen.rows) || ContinuousClock.now > deadline { return screen }
