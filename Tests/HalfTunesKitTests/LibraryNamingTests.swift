@@ -123,4 +123,14 @@ struct ProgressTextTests {
         #expect(ProgressText.progress(received: 456_700, expected: nil) == "456.7 KB")
         #expect(ProgressText.rate(bytesPerSecond: 3_200_000) == "3.2 MB/s")
     }
+
+    @Test("a wait before a retry: tenths under 10 s, whole seconds (rounded up) to 2 min, then minutes")
+    func wait() {
+        #expect(ProgressText.wait(.milliseconds(370)) == "0.4 s")
+        #expect(ProgressText.wait(.seconds(1)) == "1.0 s")
+        #expect(ProgressText.wait(.milliseconds(9_940)) == "9.9 s")
+        #expect(ProgressText.wait(.milliseconds(10_200)) == "11 s")
+        #expect(ProgressText.wait(.seconds(119)) == "119 s")
+        #expect(ProgressText.wait(.seconds(125)) == "2 min 5 s")
+    }
 }

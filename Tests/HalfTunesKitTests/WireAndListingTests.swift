@@ -15,8 +15,9 @@ struct WireAndListingTests {
         let events: [DownloadEvent] = [
             .progress(trackID: 7, received: 10, expected: 20), .stateChanged(trackID: 7, state: .paused),
             .completed(trackID: 7, file: file), .failed(trackID: 7, reason: "gone"), .removed(trackID: 7),
+            .retrying(trackID: 7, reason: "the server answered HTTP 503", delay: .milliseconds(2_500)),
         ]
-        let states: [DownloadState] = [.downloading, .paused, .downloaded, .failed, .notDownloaded]
+        let states: [DownloadState] = [.downloading, .paused, .downloaded, .failed, .notDownloaded, .downloading]
         #expect(events.map { WireEvent($0).state } == states)
         for event in events {
             let object = try #require(
@@ -24,6 +25,15 @@ struct WireAndListingTests {
             #expect(object["v"] as? Int == 1 && object["id"] as? Int == 7 && object["state"] is String)
             #expect(try JSONDecoder().decode(WireEvent.self, from: WireEncoding.data(WireEvent(event))).downloadEvent == event)
         }
+    }
+
+    @Test("a retrying event on the wire: its reason and the seconds until the next attempt")
+    func retrying() throws {
+        let event = DownloadEvent.retrying(trackID: 7, reason: "the server answered HTTP 503", delay: .milliseconds(2_500))
+        #expect(
+            try WireEncoding.line(WireEvent(event))
+                == #"{"event":"retrying","id":7,"reason":"the server answered HTTP 503","retryAfter":2.5,"state":"downloading","v":1}"#
+        )
     }
 
     @Test("a track never downloaded is notDownloaded, not queued")

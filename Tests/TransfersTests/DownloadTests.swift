@@ -156,17 +156,27 @@ struct DownloadTests {
         }
     }
 
-    @Test("503 with Retry-After, twice: completes (the wait itself is checked on the injected clock in PromiseTests)")
+    @Test(
+        "503 with Retry-After, twice: each wait reported as retrying, then completes (the wait itself is checked on the injected clock in PromiseTests)"
+    )
     func unavailable() async throws {
         try await withDemoCatalog { catalog, url in
             let preview = try #require(catalog.preview(for: 1007))
             catalog.setFaults(PreviewFaults(unavailableResponses: 2, retryAfterSeconds: 1), for: 1007)
             try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
+                let events = EventRecorder(session.events())
                 let destination = folder.appendingPathComponent("song.wav")
                 let id = try await session.start(url: previewURL(url, 1007), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
                 #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
                 #expect(catalog.previewRequests.filter { $0.trackId == 1007 }.map(\.status) == [503, 503, 200])
+                // Events arrive in order: once the completion is recorded, so is every wait before it.
+                _ = await events.first { if case .completed(id, _) = $0 { true } else { false } }
+                let waits = events.events.compactMap { event -> String? in
+                    guard case .retrying(id, let reason, let delay) = event else { return nil }
+                    return "\(reason) / \(delay)"
+                }
+                #expect(waits == ["the server answered HTTP 503 / 1.0 seconds", "the server answered HTTP 503 / 1.0 seconds"])
             }
         }
     }

@@ -93,6 +93,12 @@ def failing_demo():
     yield from running_demo(None, "--fail-previews", "404")
 
 
+@pytest.fixture
+def busy_demo():
+    # Every preview request is answered 503: downloads wait and try again, then fail.
+    yield from running_demo(None, "--fail-previews", "503")
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:

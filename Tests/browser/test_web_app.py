@@ -235,3 +235,18 @@ def test_library_follows_changes_without_refetching_the_listing(demo, browser):
     assert listings[0] == "?limit=200"
     assert all(query.startswith("?since=") for query in listings[1:]), listings
     assert len(listings) >= 3, listings
+
+
+def test_a_busy_server_shows_when_the_download_tries_again(busy_demo, browser):
+    """Every preview answered 503: while the download waits to try again, its row says when and why."""
+    page = browser.new_page()
+    page.goto(busy_demo.url)
+    search(page, "fog horn")
+    fog_horn = row(page, "Fog Horn")
+    fog_horn.get_by_role("button", name="Download Fog Horn").click()
+    expect(fog_horn).to_contain_text(
+        re.compile(r"Retrying in \d+(\.\d)? s: the server answered HTTP 503"), timeout=15_000)
+    # Still a running download meanwhile: it can be paused.
+    expect(fog_horn.get_by_role("button", name="Pause Fog Horn")).to_be_visible()
+    # Nothing landed in the library.
+    assert busy_demo.library_files() == []

@@ -86,6 +86,9 @@ public enum DownloadEvent: Sendable, Hashable {
     case stateChanged(trackID: Int, state: DownloadState)
     /// The file is in the library; `warning` says why it was kept without tags, when it was.
     case completed(trackID: Int, file: URL, warning: String? = nil)
+    /// An attempt failed in a way worth retrying; the download tries again after `delay`
+    /// (`reason` says what failed). It stays downloading meanwhile.
+    case retrying(trackID: Int, reason: String, delay: Duration)
     /// The download failed.
     case failed(trackID: Int, reason: String)
     /// The download was cancelled, or the track removed from the library.
@@ -97,7 +100,9 @@ public enum DownloadEvent: Sendable, Hashable {
     /// The track concerned (`nil` for ``fellBehind(dropped:)``).
     public var trackID: Int? {
         switch self {
-        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _, _), .failed(let id, _), .removed(let id): id
+        case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _, _), .failed(let id, _), .removed(let id),
+            .retrying(let id, _, _):
+            id
         case .fellBehind: nil
         }
     }

@@ -51,6 +51,8 @@ extension DownloadService {
             await file([(id, location)])
         case .failed(_, let error):
             hub.emit(.failed(trackID: track.id, reason: error.message))
+        case .retrying(_, let reason, let delay):
+            hub.emit(.retrying(trackID: track.id, reason: reason, delay: delay))
         case .responded:
             break
         }

@@ -150,6 +150,13 @@ public final class ProgressDisplay {
             line.text = "done → \(file.path)\(note)"  // a file URL's path is decoded on each read: once here
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — \(line.text)\n") }
+        case .retrying(_, let reason, let delay):
+            // The row says it in words, as a paused one does, until the next bytes bring the bar
+            // back; a row of its own even before any bytes (not among the queued): the download
+            // is on, waiting to try again.
+            (line.text, line.figures, line.kind) = ("Retrying in \(ProgressText.wait(delay)): \(reason)", nil, .downloading)
+            if mode == .json { emit(WireEvent(event)) }
+            if mode == .plain { write("\(line.title) — \(line.text)\n") }
         case .failed(_, let reason):
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }
@@ -165,7 +172,8 @@ public final class ProgressDisplay {
             if mode == .terminal { summaries.append(summary(line)) }
         }
         if event.isFinal { retire(id, line) } else { lines[id] = line }
-        if mode == .terminal { redraw(force: event.isFinal) }
+        // A wait to retry is drawn at once: the row may stay so for seconds, with no event after it.
+        if mode == .terminal { redraw(force: event.isFinal || event.isRetry) }
     }
 
     /// Drops a finished track's line, keeping its figures for the total.
@@ -291,11 +299,14 @@ public final class ProgressDisplay {
 }
 
 extension DownloadEvent {
+    /// Whether it tells of a wait to retry.
+    var isRetry: Bool { if case .retrying = self { true } else { false } }
+
     /// Whether the download will not move again by itself.
     public var isFinal: Bool {
         switch self {
         case .completed, .failed, .removed: true
-        case .progress, .stateChanged, .fellBehind: false
+        case .progress, .stateChanged, .retrying, .fellBehind: false
         }
     }
 }

@@ -24,6 +24,14 @@ public enum ProgressText {
         bytes(Int64(max(0, bytesPerSecond))) + "/s"
     }
 
+    /// A wait before a retry: "0.4 s", "12 s", "2 min 5 s".
+    public static func wait(_ delay: Duration) -> String {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        if seconds < 10 { return "\(oneDecimal(max(0, seconds))) s" }
+        let whole = Int64(seconds.rounded(.up))
+        return whole < 120 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
+    }
+
     private static func format(_ value: Double, _ unit: String) -> String { "\(oneDecimal(value)) \(unit)" }
 
     private static func oneDecimal(_ value: Double) -> String {

@@ -7,6 +7,7 @@ import Foundation
 /// {"event":"state","id":1001,"state":"paused","v":1}
 /// {"event":"completed","file":"/home/me/.local/share/halftunes/library/Artist - Title [1001].wav","id":1001,"state":"downloaded","v":1}
 /// {"event":"completed","file":"/home/me/…/Artist - Title [1002].m4a","id":1002,"state":"downloaded","v":1,"warning":"kept as downloaded, without tags: neither an MP4/M4A nor a WAV file"}
+/// {"event":"retrying","id":1001,"reason":"the server answered HTTP 503","retryAfter":2.5,"state":"downloading","v":1}
 /// {"event":"failed","id":1001,"reason":"the server answered HTTP 404 (not found) for …","state":"failed","v":1}
 /// {"event":"removed","id":1001,"state":"notDownloaded","v":1}
 /// {"dropped":1025,"event":"reload","v":1}
@@ -14,11 +15,12 @@ import Foundation
 ///
 /// `reload` is the last event of a listener that fell too far behind: it lost `dropped` events
 /// and its stream ends; it reads the listing again and subscribes anew. It alone has no `id`
-/// and no `state`.
+/// and no `state`. `retrying` says an attempt failed in a way worth retrying: the download stays
+/// downloading and tries again `retryAfter` seconds later (`reason`: what failed).
 public struct WireEvent: Codable, Sendable, Hashable {
     /// What happened.
     public enum Kind: String, Codable, Sendable, Hashable {
-        case progress, state, completed, failed, removed, reload
+        case progress, state, retrying, completed, failed, removed, reload
     }
 
     public var v = wireVersion
@@ -29,8 +31,10 @@ public struct WireEvent: Codable, Sendable, Hashable {
     public var state: DownloadState?
     public var receivedBytes: Int64?
     public var expectedBytes: Int64?
-    /// Why it failed (`failed`).
+    /// Why it failed (`failed`), or why an attempt did (`retrying`).
     public var reason: String?
+    /// Seconds until the next attempt (`retrying`).
+    public var retryAfter: Double?
     /// The library file (`completed`).
     public var file: String?
     /// How many events a listener lost (`reload`).
@@ -55,6 +59,11 @@ public struct WireEvent: Codable, Sendable, Hashable {
             state = .downloaded
             self.file = file.path
             self.warning = warning
+        case .retrying(_, let reason, let delay):
+            self.event = .retrying
+            state = .downloading
+            self.reason = reason
+            retryAfter = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         case .failed(_, let reason):
             self.event = .failed
             state = .failed
@@ -75,6 +84,9 @@ public struct WireEvent: Codable, Sendable, Hashable {
         case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
         case .state: .stateChanged(trackID: id, state: state ?? .notDownloaded)
         case .completed: .completed(trackID: id, file: URL(filePath: file ?? "", directoryHint: .notDirectory), warning: warning)
+        case .retrying:
+            .retrying(
+                trackID: id, reason: reason ?? "unknown error", delay: .milliseconds(Int64(((retryAfter ?? 0) * 1000).rounded())))
         case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
         case .removed: .removed(trackID: id)
         case .reload: .fellBehind(dropped: dropped ?? 0)

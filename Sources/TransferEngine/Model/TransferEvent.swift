@@ -12,12 +12,16 @@ public enum TransferEvent: Sendable, Hashable {
     case failed(TransferID, error: TransferError)
     /// A response head arrived (before any of its body is written, and for failing answers too).
     case responded(TransferID, TransferResponse)
+    /// An attempt failed in a way worth retrying (a 5xx or 429 answer, a reset, a stall): the
+    /// transfer tries again after `delay` (the server's `Retry-After` when it gave one, else the
+    /// session's backoff). `reason` says what failed. The transfer stays running meanwhile.
+    case retrying(TransferID, reason: String, delay: Duration)
 
     /// The transfer it concerns.
     public var transferID: TransferID {
         switch self {
         case .progress(let id, _, _), .stateChanged(let id, _), .completed(let id, _), .failed(let id, _),
-            .responded(let id, _):
+            .responded(let id, _), .retrying(let id, _, _):
             id
         }
     }

@@ -116,6 +116,8 @@ extension TransferSession {
 
     private func willRetry(_ id: TransferID, reason: String, delay: Duration) {
         logger.notice("transfer will retry", metadata: ["transfer": "\(id)", "reason": "\(reason)", "in": "\(delay)"])
+        guard records.contains(id) else { return }
+        hub.emit(.retrying(id, reason: reason, delay: delay))
     }
 
     private func finish(_ id: TransferID, _ outcome: RunOutcome) {

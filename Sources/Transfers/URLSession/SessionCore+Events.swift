@@ -46,7 +46,9 @@ extension SessionCore {
             transferCompleted(number, location: location)
         case .failed(_, let error):
             await transferFailed(number, error)
-        case .stateChanged:
+        case .stateChanged, .retrying:
+            // URLSession's download API has no call for either: a task stays running while the
+            // engine waits to retry (the delegate hears of the attempt's end only if it fails).
             break
         }
     }

@@ -108,7 +108,7 @@ enum ForegroundDownloads {
                         if pending.remove(id) != nil { failed += 1 }
                     case .fellBehind:
                         break  // the stream ends after it, and is subscribed to anew (.missedEvents)
-                    case .progress, .stateChanged:
+                    case .progress, .stateChanged, .retrying:
                         break
                     }
                 }

@@ -95,16 +95,21 @@ function connectEvents() {
     if (event.event !== "progress") eventsSeen.set(event.id, (eventsSeen.get(event.id) || 0) + 1);
     if (event.event === "progress") {
       if (item) {
-        const update = { id: event.id, receivedBytes: event.receivedBytes, expectedBytes: event.expectedBytes };
+        const update = { id: event.id, receivedBytes: event.receivedBytes, expectedBytes: event.expectedBytes, retry: null };
         if (item.state === "queued") update.state = "downloading";
         merge(update);
       }
       return;
     }
+    // An attempt failed and the download tries again later: the row says so until the next event.
+    if (event.event === "retrying") {
+      if (item) merge({ id: event.id, state: "downloading", retry: { reason: event.reason, after: event.retryAfter || 0 } });
+      return;
+    }
     // A failure comes as a `state` event and then a `failed` one with the reason: the second says it.
     if (event.event === "state" && event.state === "failed") return;
     if (item) {
-      const update = { id: event.id, state: event.state };
+      const update = { id: event.id, state: event.state, retry: null };
       if (event.reason) update.reason = event.reason;
       if (event.state === "notDownloaded") Object.assign(update, { receivedBytes: 0, expectedBytes: null });
       merge(update);

@@ -16,6 +16,13 @@ export function progressText(item) {
   return `${(Math.round(percent * 10) / 10).toFixed(1)}% of ${bytes(item.expectedBytes)}`;
 }
 
+/** A wait before a retry, from seconds: "0.4 s", "12 s", "2 min 5 s". */
+export function wait(seconds) {
+  if (seconds < 10) return `${(Math.round(Math.max(0, seconds) * 10) / 10).toFixed(1)} s`;
+  const whole = Math.ceil(seconds);
+  return whole < 120 ? `${whole} s` : `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
 /** "3:07" from milliseconds; "—" when unknown. */
 export function duration(ms) {
   if (ms == null) return "—";

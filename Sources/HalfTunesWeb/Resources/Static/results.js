@@ -1,6 +1,6 @@
 // The results table: one row per track, built once per search and then updated in place (text,
 // progress value, buttons), so focus and screen-reader position survive every event.
-import { $, duration, element, progressText } from "./format.js";
+import { $, duration, element, progressText, wait } from "./format.js";
 import { setButtons } from "./controls.js";
 import { tracks } from "./tracks.js";
 
@@ -26,7 +26,10 @@ function statusText(item) {
   switch (item.state) {
     case "notDownloaded": return item.downloadable ? "" : "No preview";
     case "queued": return "Queued";
-    case "downloading": return progressText(item);
+    case "downloading":
+      // Waiting to try again after an attempt failed (a server busy, a connection reset).
+      if (item.retry) return `Retrying in ${wait(item.retry.after)}: ${item.retry.reason}`;
+      return progressText(item);
     case "paused": return "Paused";
     case "failed": return `Failed: ${item.reason || "unknown error"}`;
     case "downloaded": return "In library";
