@@ -61,19 +61,23 @@ struct DisplayStateLinesTests {
         var writes: [String] = []
         let display = ProgressDisplay(
             mode: .terminal, columns: { 100 }, rows: { 40 }, write: { writes.append($0) }, warn: { _ in })
-        display.expect(2)
-        display.add(document(1, .downloading, received: 100_000, expected: 1_000_000))
+        display.expect(3)
+        display.add(document(1, .downloading))
         display.add(document(2, .downloading))
-        display.show(.retrying(trackID: 1, reason: "the server answered HTTP 503", delay: .seconds(2)))
+        display.add(document(3, .downloading))
+        display.show(.progress(trackID: 1, received: 100_000, expected: 1_000_000))
         let rows = {
             (writes.last ?? "").replacingOccurrences(of: "\u{1B}\\[[0-9]*[A-Za-z]", with: "", options: .regularExpression)
         }
+        // A track with bytes has a bar; two that have none yet share the queued line.
+        display.show(.retrying(trackID: 1, reason: "the server answered HTTP 503", delay: .seconds(2)))
         #expect(rows().contains("Track 1 — Retrying in 2.0 s: the server answered HTTP 503"), "\(rows())")
+        #expect(rows().contains("… and 2 queued"), "\(rows())")
         display.show(.retrying(trackID: 2, reason: "the server answered HTTP 429", delay: .seconds(30)))
         #expect(rows().contains("Track 2 — Retrying in 30 s: the server answered HTTP 429"), "\(rows())")
         display.show(.progress(trackID: 1, received: 200_000, expected: 1_000_000))
-        // Progress is drawn at most ten times a second; track 2's end draws at once.
-        display.show(.failed(trackID: 2, reason: "gave up"))
+        // Progress is drawn at most ten times a second; track 3's end draws at once.
+        display.show(.failed(trackID: 3, reason: "gave up"))
         #expect(!rows().contains("Track 1 — Retrying"), "\(rows())")
         #expect(rows().contains("20.0% of 1.0 MB"), "\(rows())")
     }
