@@ -15,6 +15,16 @@ struct DisplayStateLinesTests {
                 expectedBytes: expected, failure: nil, file: nil))
     }
 
+    /// A display on a terminal of 100 × 40 and its last drawing, the escapes taken out.
+    private final class Terminal {
+        private var writes: [String] = []
+        lazy var display = ProgressDisplay(
+            mode: .terminal, columns: { 100 }, rows: { 40 }, write: { [unowned self] in writes.append($0) }, warn: { _ in })
+        var drawing: String {
+            (writes.last ?? "").replacingOccurrences(of: "\u{1B}\\[[0-9]*[A-Za-z]", with: "", options: .regularExpression)
+        }
+    }
+
     @Test("piped: 'Starting', not '0 bytes'; a download with bytes shows them")
     func plainLines() {
         var lines: [String] = []
@@ -27,16 +37,13 @@ struct DisplayStateLinesTests {
 
     @Test("on a terminal: counted with the queued tracks, as its state change would count it")
     func terminalRows() throws {
-        var writes: [String] = []
-        let display = ProgressDisplay(
-            mode: .terminal, columns: { 100 }, rows: { 40 }, write: { writes.append($0) }, warn: { _ in })
+        let terminal = Terminal()
+        let display = terminal.display
         display.expect(3)
         display.add(document(1, .downloading))
         display.add(document(2, .downloading))
         display.add(document(3, .queued))
-        let drawing = (writes.last ?? "").replacingOccurrences(
-            of: "\u{1B}\\[[0-9]*[A-Za-z]", with: "", options: .regularExpression)
-        let rows = drawing.components(separatedBy: "\n").filter { !$0.isEmpty }
+        let rows = terminal.drawing.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(rows.contains { $0.contains("… and 3 queued") }, "\(rows)")
         #expect(!rows.contains { $0.contains("0 bytes") }, "\(rows)")
     }
@@ -58,17 +65,12 @@ struct DisplayStateLinesTests {
 
     @Test("on a terminal: a wait to retry shows on the track's row until its next bytes, even before any")
     func terminalRetry() throws {
-        var writes: [String] = []
-        let display = ProgressDisplay(
-            mode: .terminal, columns: { 100 }, rows: { 40 }, write: { writes.append($0) }, warn: { _ in })
+        let terminal = Terminal()
+        let display = terminal.display
         display.expect(3)
-        display.add(document(1, .downloading))
-        display.add(document(2, .downloading))
-        display.add(document(3, .downloading))
+        for id in 1...3 { display.add(document(id, .downloading)) }
         display.show(.progress(trackID: 1, received: 100_000, expected: 1_000_000))
-        let rows = {
-            (writes.last ?? "").replacingOccurrences(of: "\u{1B}\\[[0-9]*[A-Za-z]", with: "", options: .regularExpression)
-        }
+        let rows = { terminal.drawing }
         // A track with bytes has a bar; two that have none yet share the queued line.
         display.show(.retrying(trackID: 1, reason: "the server answered HTTP 503", delay: .seconds(2)))
         #expect(rows().contains("Track 1 — Retrying in 2.0 s: the server answered HTTP 503"), "\(rows())")
