@@ -107,9 +107,7 @@ public final class ProgressDisplay {
             var text = ProgressText.progress(received: received, expected: expected)
             var rate: Double?
             if let first = line.samples.first, now - first.time > .milliseconds(300) {
-                let seconds =
-                    Double((now - first.time).components.attoseconds) / 1e18 + Double((now - first.time).components.seconds)
-                rate = Double(received - first.bytes) / seconds
+                rate = Double(received - first.bytes) / (now - first.time).inSeconds
                 text += ", " + ProgressText.rate(bytesPerSecond: rate!)
             }
             line.text = text

@@ -26,7 +26,7 @@ public enum ProgressText {
 
     /// A wait before a retry: "0.4 s", "12 s", "2 min 5 s".
     public static func wait(_ delay: Duration) -> String {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let seconds = delay.inSeconds
         if seconds < 10 { return "\(oneDecimal(max(0, seconds))) s" }
         let whole = Int64(seconds.rounded(.up))
         return whole < 120 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"

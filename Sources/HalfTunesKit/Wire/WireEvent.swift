@@ -63,7 +63,7 @@ public struct WireEvent: Codable, Sendable, Hashable {
             self.event = .retrying
             state = .downloading
             self.reason = reason
-            retryAfter = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            retryAfter = delay.inSeconds
         case .failed(_, let reason):
             self.event = .failed
             state = .failed
@@ -84,9 +84,7 @@ public struct WireEvent: Codable, Sendable, Hashable {
         case .progress: .progress(trackID: id, received: receivedBytes ?? 0, expected: expectedBytes)
         case .state: .stateChanged(trackID: id, state: state ?? .notDownloaded)
         case .completed: .completed(trackID: id, file: URL(filePath: file ?? "", directoryHint: .notDirectory), warning: warning)
-        case .retrying:
-            .retrying(
-                trackID: id, reason: reason ?? "unknown error", delay: .milliseconds(Int64(((retryAfter ?? 0) * 1000).rounded())))
+        case .retrying: .retrying(trackID: id, reason: reason ?? "unknown error", delay: .seconds(retryAfter ?? 0))
         case .failed: .failed(trackID: id, reason: reason ?? "unknown error")
         case .removed: .removed(trackID: id)
         case .reload: .fellBehind(dropped: dropped ?? 0)
