@@ -27,25 +27,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock.
         .target(name: "NetworkBasics"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
-        // The one SQLite setting Swift cannot reach (`sqlite3_db_config` is variadic), in C; its
-        // Swift door and the prepared transactions, for the journal and the library alike.
-        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // `sync_file_range`, which Swift's Glibc module does not offer (a GNU extension), for the
-        // transfer engine's partial files.
-        .target(name: "CFileWriteback"),
-        .target(
-            name: "SQLiteSettings",
-            dependencies: [
-                "CSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
         .target(
             name: "ITunesSearch",
             dependencies: [
@@ -61,7 +48,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "CFileWriteback", "NetworkBasics", "SQLiteSettings",
+                "NetworkBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -69,7 +56,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The URLSession-shaped layer over the engine, which it re-exports: `import Transfers` gives both.
@@ -80,7 +66,7 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags", "SQLiteSettings",
+                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -128,14 +114,6 @@ let package = Package(
             path: "Benchmarks/Sources/transfer-bench"
         ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Benchmarks/Sources/urlsession-bench"),
-        // The floor of issue 14's many small files: AsyncHTTPClient alone, bodies written and renamed.
-        .executableTarget(
-            name: "http-floor",
-            dependencies: [
-                "BenchSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            path: "Benchmarks/Sources/http-floor"),
         // Issue 10's measures: the time to tag a preview, and what tags and artwork cost a batch of downloads.
         .executableTarget(
             name: "tag-bench",
@@ -178,9 +156,6 @@ let package = Package(
         ),
         .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
         .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics"]),
-        .testTarget(
-            name: "SQLiteSettingsTests",
-            dependencies: ["SQLiteSettings", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(
             name: "HalfTunesWebTests",

@@ -14,10 +14,6 @@ public protocol DownloadControl: Sendable {
     func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults
     /// Starts (or resumes) downloads of tracks by id, looking them up when needed.
     func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument]
-    /// Tells the control that ``start(_:)`` comes next with these ids, so that it can prepare
-    /// meanwhile (a local control that has not opened its downloads yet looks the tracks up while
-    /// it opens them). Never fails: whatever goes wrong is ``start(_:)``'s to report.
-    func prefetch(_ trackIDs: [Int]) async
     /// Pauses a download, keeping its bytes.
     func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// Resumes a paused or failed download.
@@ -47,9 +43,6 @@ public protocol DownloadControl: Sendable {
 }
 
 extension DownloadControl {
-    /// Nothing to prepare: ``start(_:)`` does it all.
-    public func prefetch(_ trackIDs: [Int]) async {}
-
     /// Runs `body` with this control, then closes it (``close()``) however `body` ends.
     public func closing<T>(after body: (Self) async throws -> T) async throws -> T {
         do {

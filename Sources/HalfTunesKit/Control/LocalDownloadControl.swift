@@ -20,9 +20,6 @@ public actor LocalDownloadControl: DownloadControl {
     private var catalog: ITunesCatalog?
     private var library: LibraryStore?
     private let ownsService: Bool
-    /// The lookup ``prefetch(_:)`` started, for the first ``start(_:)``: the ids it asked for
-    /// and the tracks the catalog has of them.
-    private var prefetched: Task<(asked: [Int], found: [Track]), any Error>?
 
     /// A control that opens `home`'s downloads when first needed, and closes them in ``close()``.
     ///
@@ -63,30 +60,9 @@ public actor LocalDownloadControl: DownloadControl {
         }
     }
 
-    /// Looks up, while the downloads open, the tracks of `trackIDs` that no file in the library's
-    /// folder is named after (those are most likely in the library or under way already, and a
-    /// run again of the same command asks the catalog nothing): opening the databases and the
-    /// catalog's answer then take the time of the longer, not of both. Only before the service is
-    /// open; the first ``start(_:)`` takes the answer for the ids that the library and the
-    /// downloads under way do not have, or drops it unread.
-    public func prefetch(_ trackIDs: [Int]) async {
-        guard service == nil, prefetched == nil else { return }
-        let unseen = trackIDs.filter { tracks.track($0) == nil }
-        guard !unseen.isEmpty else { return }
-        let folder = home.library
-        prefetched = Task.detached { [weak self] in
-            let onDisk = LibraryNaming.trackIDs(inFolder: folder)
-            let asked = unseen.filter { !onDisk.contains($0) }
-            guard !asked.isEmpty, let catalog = try await self?.openCatalog() else { return ([], []) }
-            return (asked, try await catalog.lookup(ids: asked))
-        }
-    }
-
     public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {
         try await DownloadError.catching {
             let service = try await openService()
-            let prefetch = prefetched
-            prefetched = nil
             var known: [Int: Track] = [:]
             known.reserveCapacity(trackIDs.count)
             var unseen: [Int] = []
@@ -95,20 +71,10 @@ public actor LocalDownloadControl: DownloadControl {
             }
             // The rest from the library and the downloads under way: one read for the batch.
             for (id, status) in try await service.statuses(trackIDs: unseen) { known[id] = status.track }
+            // Not remembered: from here on the library or the download under way has them.
             let missing = Set(trackIDs).subtracting(known.keys)
-            if missing.isEmpty {
-                prefetch?.cancel()
-            } else {
-                // Not remembered: from here on the library or the download under way has them.
-                var unasked = missing
-                if let prefetch {
-                    let (asked, found) = try await prefetch.value
-                    for track in found where missing.contains(track.id) { known[track.id] = track }
-                    unasked.subtract(asked)
-                }
-                if !unasked.isEmpty {
-                    for track in try await openCatalog().lookup(ids: Array(unasked)) { known[track.id] = track }
-                }
+            if !missing.isEmpty {
+                for track in try await openCatalog().lookup(ids: Array(missing)) { known[track.id] = track }
             }
             let unknown = trackIDs.filter { known[$0] == nil }
             guard unknown.isEmpty else {
@@ -238,8 +204,6 @@ public actor LocalDownloadControl: DownloadControl {
     }
 
     public func close() async {
-        prefetched?.cancel()
-        prefetched = nil
         if ownsService { await service?.close() }
         service = nil
     }

@@ -124,7 +124,10 @@ struct DownloadTag {
     var track: Track
 
     /// The track's JSON.
-    var encoded: String { track.jsonText }
+    var encoded: String {
+        // A Track always encodes (its fields are plain values).
+        String(decoding: (try? JSONEncoder().encode(track)) ?? Data("{}".utf8), as: UTF8.self)
+    }
 
     init(track: Track) { self.track = track }
 

@@ -44,10 +44,7 @@ public actor DownloadService {
         }
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
-        // Downloads that flush nothing leave the index's log at close too, as the session does.
-        async let opening = LibraryStore.open(
-            path: home.libraryIndex.path, folder: home.library,
-            checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
+        async let opening = LibraryStore.open(path: home.libraryIndex.path, folder: home.library)
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
         var configuration = configuration

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
-import SQLiteSettings
+import TransferEngine
 
 extension LibraryStore {
-    /// Opens the index as ``init(path:folder:checkpointsOnClose:cacheKiB:)`` does, on a thread of
-    /// its own (``DatabaseOpening``), so that the task waiting holds none of Swift's cooperative threads.
-    static func open(path: String, folder: URL, checkpointsOnClose: Bool, cacheKiB: Int?) async throws -> LibraryStore {
+    /// Opens the index as ``init(path:folder:)`` does, on a thread of its own
+    /// (``DatabaseOpening``), so that the task waiting holds none of Swift's cooperative threads.
+    static func open(path: String, folder: URL) async throws -> LibraryStore {
         try await DatabaseOpening.run(label: "halftunes.library.open") {
-            try LibraryStore(path: path, folder: folder, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
+            try LibraryStore(path: path, folder: folder)
         }
     }
 

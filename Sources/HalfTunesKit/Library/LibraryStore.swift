@@ -1,8 +1,6 @@
 import Foundation
 import GRDB
 import ITunesSearch
-import NetworkBasics
-import SQLiteSettings
 import Synchronization
 
 /// A track in the library: its catalog data and the file it was saved to.
@@ -31,9 +29,6 @@ public struct LibraryItem: Sendable, Hashable, Codable {
 /// first in that order, pages are cut at a `seq`, and removals leave a tombstone with theirs, so
 /// a client can ask for only what changed since a listing.
 final class LibraryStore: Sendable {
-    /// The upsert, kept for the writer. Declared before the pool, so that it is let go of first
-    /// (and were it not, the pool's connection would finish closing once it is).
-    private let upsertStatement = KeptStatement(sql: upsertSQL)
     let database: DatabasePool
     let folder: URL
     /// The folder's path, for the stats and names of its files: a file's path is this, a slash
@@ -51,15 +46,6 @@ final class LibraryStore: Sendable {
     /// a listing of thousands reads columns instead of decoding JSON.
     struct Row: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "libraryTrack"
-        /// Dates in GRDB's text format, without its ICU formatter (see ``UTCTimestamp``).
-        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-            .custom { UTCTimestamp.text($0) }
-        }
-        static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-            .custom { value in
-                String.fromDatabaseValue(value).flatMap(UTCTimestamp.date(from:)) ?? Date.fromDatabaseValue(value)
-            }
-        }
         var id: Int
         var trackJSON: String
         var fileName: String
@@ -118,12 +104,7 @@ final class LibraryStore: Sendable {
     }
 
     /// Opens (creating and migrating as needed) the index at `path` of the library in `folder`.
-    ///
-    /// - Parameter checkpointsOnClose: Whether closing copies the write-ahead log into the index
-    ///   and flushes both (SQLite's default), or leaves the log for the next open, for downloads
-    ///   that flush nothing (`--durability process-crash`). The index stays whole either way.
-    /// - Parameter cacheKiB: Each connection's page cache (`nil`: SQLite's default).
-    init(path: String, folder: URL, checkpointsOnClose: Bool = true, cacheKiB: Int? = nil) throws {
+    init(path: String, folder: URL) throws {
         self.folder = folder
         let folderPath = folder.path
         self.folderPath = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
@@ -133,7 +114,6 @@ final class LibraryStore: Sendable {
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-            try db.applyDownloadSettings(cacheKiB: cacheKiB, checkpointsOnClose: checkpointsOnClose)
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator(folder: folder).migrate(database)
@@ -168,12 +148,9 @@ final class LibraryStore: Sendable {
         guard !ids.isEmpty else { return [:] }
         // Taken before the read: a change meanwhile is seen as a change.
         let stamp = FolderStamp(folder)
-        // The ids go in as one JSON array, not one bound `?` each: SQLite parsed and bound
-        // 2,000 parameters in ~8 ms, where reading them from the array takes well under one.
+        // The ids go in as one JSON array, not one bound `?` each (a batch asks for thousands).
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try database.read { db in
-            // Prepared once per connection: preparing it took as long as running it (~0.5 M
-            // instructions for 200 ids).
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT * FROM \(Row.databaseTableName) WHERE id IN (SELECT value FROM json_each(?))"),
@@ -224,13 +201,13 @@ final class LibraryStore: Sendable {
                 track: addition.track, trackJSON: json, fileName: addition.fileName, addedAt: addedAt, seq: 0,
                 fileSize: size, warning: addition.warning)
         }
-        try database.writeInPreparedTransaction { db in
+        try database.write { db in
             var seq = try Self.reserveSeqs(rows.count, db)
             for var row in rows {
                 row.seq = seq
                 seq += 1
-                try db.cachedStatement(sql: "DELETE FROM libraryRemoval WHERE id = ?").run { $0.bind(row.id) }
-                try self.upsert(row, in: db)
+                try Removal.deleteOne(db, key: row.id)
+                try row.upsert(db)
             }
         }
         pages.invalidate()
@@ -262,7 +239,7 @@ final class LibraryStore: Sendable {
 
     func forget(_ ids: [Int]) throws {
         guard !ids.isEmpty else { return }
-        try database.writeInPreparedTransaction { db in
+        try database.write { db in
             for id in ids where try Row.deleteOne(db, key: id) {
                 try Removal(id: id, seq: try Self.nextSeq(db)).save(db)
             }
@@ -270,54 +247,14 @@ final class LibraryStore: Sendable {
         pages.invalidate()
     }
 
-    /// Inserts a row or updates the one of its track, through one prepared statement kept by the
-    /// store (no record encoding, no hashing of its SQL; the triggers keep the totals
-    /// either way).
-    func upsert(_ row: Row, in db: Database) throws {
-        try upsertStatement.statement(in: db).run { values in
-            values.bind(row.id)
-            values.bind(row.trackJSON)
-            values.bind(row.fileName)
-            values.bind(UTCTimestamp.text(row.addedAt))
-            values.bind(row.seq)
-            values.bind(row.fileSize)
-            values.bind(row.name)
-            values.bind(row.artist)
-            values.bind(row.album)
-            values.bind(row.artworkURL)
-            values.bind(row.durationMs)
-            values.bind(row.previewURL)
-            values.bind(row.genre)
-            values.bind(row.releaseDate.map(UTCTimestamp.text))
-            values.bind(row.explicitness)
-            values.bind(row.storeURL)
-            values.bind(row.trackNumber)
-            values.bind(row.trackCount)
-            values.bind(row.warning)
-        }
-    }
-
-    private static let upsertSQL: String = {
-        let columns = [
-            "id", "trackJSON", "fileName", "addedAt", "seq", "fileSize", "name", "artist", "album", "artworkURL",
-            "durationMs", "previewURL", "genre", "releaseDate", "explicitness", "storeURL", "trackNumber", "trackCount",
-            "warning",
-        ]
-        return """
-            INSERT INTO libraryTrack (\(columns.joined(separator: ", ")))
-            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-            ON CONFLICT(id) DO UPDATE SET \(columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-            """
-    }()
-
     /// The next change number: the counter only goes up, whatever is removed.
     static func nextSeq(_ db: Database) throws -> Int64 { try reserveSeqs(1, db) }
 
     /// Takes `count` change numbers in one step (one statement for a batch of additions, not one
     /// each) and returns the first; they follow it in order.
     static func reserveSeqs(_ count: Int, _ db: Database) throws -> Int64 {
-        let last = try db.cachedStatement(sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq")
-            .runReturningInteger { $0.bind(count) }
+        let last = try Int64.fetchOne(
+            db, sql: "UPDATE librarySummary SET lastSeq = lastSeq + ? RETURNING lastSeq", arguments: [count])
         return (last ?? 0) - Int64(count) + 1
     }
 

@@ -100,7 +100,7 @@ public enum WireEncoding {
     }
 
     /// Encodes a document. Listings, search results and download documents, which come in
-    /// hundreds, are written by ``WireWriter`` (the same bytes, much faster).
+    /// hundreds, are written by ``WireWriter`` (the same bytes).
     public static func data(_ value: some Encodable) throws -> Data {
         var writer = WireWriter()
         switch value {

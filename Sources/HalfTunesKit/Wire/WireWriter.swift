@@ -2,8 +2,7 @@ import Foundation
 
 /// Writes the wire documents that come in hundreds (listings, search results) straight to bytes:
 /// the same JSON as ``WireEncoding`` makes with `JSONEncoder` (sorted keys, slashes as they are),
-/// byte for byte (a test holds them to it), about twenty times faster, so a listing page costs
-/// the server well under a millisecond.
+/// byte for byte (a test holds them to it), without its generic machinery.
 struct WireWriter {
     private(set) var bytes: [UInt8] = []
 

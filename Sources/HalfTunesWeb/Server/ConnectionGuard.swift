@@ -6,13 +6,9 @@ import NIOHTTP1
 /// Connection hygiene the server library leaves to us, between NIO's HTTP/1 codec and
 /// Hummingbird (which sees requests as swift-http-types, without a version).
 ///
-/// - **HTTP/1.0.** Hummingbird keeps a connection open unless the request says
-///   `Connection: close`, so an HTTP/1.0 client that did not ask for keep-alive (ApacheBench, old
-///   proxies) got its answer and then waited forever for the close that ends it. Here such a
-///   request is marked `Connection: close`, so the server closes after answering; the answer goes
-///   out as HTTP/1.0 (never chunked, which a 1.0 client cannot read) with `Connection: close`; a
-///   1.0 request that asks for keep-alive gets `Connection: keep-alive` back when its answer has a
-///   length, and a close after it when it has none.
+/// - **HTTP/1.0.** A 1.0 request without keep-alive is answered as HTTP/1.0 (never chunked) and
+///   the connection closed after it (Hummingbird would keep it open); one that asks for
+///   keep-alive keeps it when its answer has a length.
 /// - **Too many connections.** Past ``ConnectionLimits/maximumConnections`` the connection's
 ///   request is answered 503 with `Retry-After` and the connection closed, rather than left to stall.
 /// - **Headers too large.** 431, not the library's generic 400.

@@ -6,9 +6,8 @@ import Foundation
 /// never costs the user the whole search. A track without a usable preview URL is kept and
 /// reported as not downloadable.
 public struct Track: Sendable, Hashable, Identifiable, Codable {
-    /// A track's fields, kept once in a ``Box`` that copies of the track share: the fields take
-    /// 184 bytes, and the tables of a batch of 2,000 downloads hold each track several times over
-    /// (by transfer, by id, in statuses), where a shared box costs 8 bytes a copy.
+    /// A track's fields, kept once in a ``Box`` that copies of the track share (a batch's tables
+    /// hold each track several times over).
     struct Fields: Sendable, Hashable {
         var id: Int
         var name: String

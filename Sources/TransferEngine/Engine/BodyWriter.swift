@@ -6,33 +6,12 @@ import NetworkBasics
 
 /// Receives one response on the event loop and writes its body straight into the partial file.
 ///
-/// Writing where the bytes arrive, instead of handing each buffer to a task on another thread,
-/// is what lets the engine keep up with curl: no thread hop per body part (a read of up to 256
-/// KiB: see ``ConnectionReads``). The journal hears of the response (its validator) before the
-/// first body byte reaches the disk: the head's checkpoint is written synchronously here (one
-/// small SQLite update per response), so a crash can never leave bytes of one version journaled
-/// under another's validator. A transfer with no validator yet (a fresh one, from byte 0) may
-/// wait: its head's checkpoint is journaled once its body has been arriving for the progress
-/// interval or has brought ``unjournaledBytes``, before a flush, or with the transfer's record
-/// when the response stops short (the session saves it as paused, failed or interrupted); a body
-/// that ends before any of these is journaled by its completion alone. A crash meanwhile leaves
-/// bytes with no validator, which are never resumed (``RangeRequest``): the download starts over,
-/// fetching again at most that interval's or that many bytes. Nothing is spliced, and most
-/// previews (a few hundred KB in a few milliseconds) cost one journal write fewer.
-///
-/// The periodic flush (every `checkpointBytes`) runs on a thread of NIO's blocking pool, not on
-/// the event loop: the socket keeps being read while the device catches up, and the checkpoint
-/// that records the flushed length is journaled once the flush has returned. One flush at a time;
-/// a failed one fails the response (after a failed fsync the kernel may have dropped the pages,
-/// so nothing written before it can be trusted to be on the device).
-///
-/// What the session hears as the response goes (progress, checkpoints, the head) leaves the event
-/// loop through one stream, in order, read by a task started with the first such update. The
-/// head's checkpoint (journaled as above) does not start it: it goes with the next update,
-/// or, when none comes (a file of a few parts, in well under the progress interval), the runner
-/// reports it once the response is over (``unreportedCheckpoint``). So a small file costs no task
-/// and no trip to the session while its body arrives.
-///
+/// Contract: the journal knows a response's validator before any byte of a resumable body is
+/// relied on — the head's checkpoint is journaled synchronously, or, for a fresh transfer (from
+/// byte 0), at the latest once ``unjournaledBytes`` or a progress interval have arrived, before a
+/// flush, or with the transfer's record; bytes a crash leaves with no validator are fetched again,
+/// never spliced. Periodic flushes (every `checkpointBytes`) run off the event loop, one at a time;
+/// a failed one fails the response. Updates reach the session in order through one stream.
 /// All state is touched on the request's event loop only.
 final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = Int64
@@ -139,7 +118,6 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
         do {
             file = try PartialFile(path: job.partialPath, offset: offset, flushes: durability.flushes)
-            if let total { file?.reserve(upTo: total) }
         } catch {
             return task.eventLoop.makeFailedFuture(error)
         }
@@ -247,12 +225,10 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let checkpoint = Checkpoint(
             validator: writtenValidator ?? validator, expectedBytes: expected, receivedBytes: length,
             durableBytes: length, contentType: nil)
-        let (descriptor, path, handOff) = (file.descriptor, file.path, file.handOff)
+        let (descriptor, path) = (file.descriptor, file.path)
         flushStarted = true
         flushing = NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
             try PartialFile.sync(descriptor: descriptor, path: path)
-            // A write-back error a window's wait met is not reported by the flush again.
-            try handOff.settle(path: path)
         }
         .flatMap { self.journal(checkpoint, on: loop) }
         .always { result in

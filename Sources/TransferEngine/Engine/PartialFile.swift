@@ -1,72 +1,35 @@
-import CFileWriteback
 import Foundation
 import NIOCore
 
 /// The `.part` file a download streams into: opened at an offset, written buffer by buffer,
-/// flushed, and renamed into place when complete.
+/// flushed (when it ``flushes``), and renamed into place when complete.
 ///
-/// Write-back starts early: every ``writebackWindow`` bytes the kernel is asked to start writing
-/// the window just filled (without waiting), so the flushes a durable download must make find
-/// little left to do, instead of the whole file piled up in the page cache. The same request lets
-/// go of the pages of the ``trailingWindows`` before it that write-back is done with, and a durable
-/// file's flush at the end lets go of all of them: a file of hundreds of MiB streams through a few
-/// windows of memory that the kernel reuses, and a batch of previews through the pages of the
-/// files before, instead of taking fresh pages for every window and every file (on a virtual
-/// machine the first touch of a page can cost more than the disk's write of it). A durable file
-/// waits, before that request, for the oldest of those windows to be written (it was handed over a
-/// window ago), so its pages are always dropped: a slow device slows the download instead of the
-/// page cache growing. These requests are made on a file-work thread, not on the event loop that
-/// writes the file (``WritebackHandOff``): one window's at a time, a wait for the last ones before
-/// the next. A file that is not flushed (`process-crash`) does not wait while fresh pages are
-/// cheap: it lets go of what happens to be written (the kernel would write it within half a minute
-/// anyway), and its last windows stay cached, dirty. Once fresh pages prove costly (its
-/// ``recycler`` is recycling), it waits as a durable file does: writing used pages back costs less
-/// than taking fresh ones (512 MiB 0.50 → 0.44 s then, unchanged while pages are cheap).
-///
-/// A file with a write-back window or more still to come has its blocks reserved once its length is
-/// known (``reserve(upTo:)``, its size unchanged, so what a crash leaves still ends where the
-/// written bytes end): ext4 then maps each write to blocks already there, and write-back (started
-/// window by window, above) has nothing to allocate, instead of each write reserving delayed blocks
-/// and each window allocating them as it goes; 512 MiB took ~10 % less time. Smaller files keep the
-/// kernel's delayed allocation, which costs them nothing on the event loop.
+/// What is on disk is always a prefix of the body: bytes are appended in order, and opening at an
+/// offset drops whatever lies past it. A file that flushes is on the device, data and length,
+/// before its rename, and its folder after it, so a finished file survives a power cut.
 final class PartialFile {
-    /// Bytes written between two requests to start write-back.
-    static let writebackWindow: Int64 = 8 << 20
-    /// How many windows behind the newest a request to start write-back also covers, so that
-    /// their pages, once written (clean), are let go of; pages still dirty or being written stay.
-    static let trailingWindows: Int64 = 2
-    /// The requests about write-back windows, made off the event loop.
-    let handOff = WritebackHandOff()
-
     let path: String
     private(set) var descriptor: Int32
     private(set) var length: Int64
-    /// Where the bytes not yet handed to write-back begin.
-    private var writebackStart: Int64
     /// Whether the file is flushed: when complete (``finish(at:)``) and at checkpoints (by its
     /// writer).
     let flushes: Bool
-    /// Measures the writes of a file not flushed, and takes it once finished.
-    let recycler: PageRecycler
     /// Whether this object created the file (it was not there): then nothing an earlier attempt
     /// left beside it (a finisher's replacement) can be there either.
     let created: Bool
 
     /// Opens (creating) the file for writing at `offset`, dropping anything after it.
     ///
-    /// - Parameters:
-    ///   - flushes: Whether the file is to be flushed to the device (see ``Durability``).
-    ///   - recycler: Where a file not flushed goes once finished (tests pass their own).
-    init(path: String, offset: Int64, flushes: Bool, recycler: PageRecycler = .shared) throws(TransferError) {
+    /// - Parameter flushes: Whether the file is to be flushed to the device (see ``Durability``).
+    init(path: String, offset: Int64, flushes: Bool) throws(TransferError) {
         self.path = path
         self.flushes = flushes
-        self.recycler = recycler
         // A download from the start makes its file new (the common case: no size to look at, no
         // offset to set); one that is there already is opened as it is, and cut below.
         if offset == 0 {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
-                (descriptor, length, writebackStart, created) = (fd, 0, 0, true)
+                (descriptor, length, created) = (fd, 0, true)
                 return
             }
             guard errno == EEXIST else { throw Self.error("open", path) }
@@ -85,23 +48,10 @@ final class PartialFile {
         }
         descriptor = fd
         length = offset
-        writebackStart = offset
-    }
-
-    /// Reserves the file's blocks up to `total` bytes, its length unchanged, when at least a
-    /// write-back window is still to come (see the type's notes). Advice only: a file system that
-    /// cannot reserve, or a disk without the room, changes nothing here (a write that finds no room
-    /// fails as it would have).
-    func reserve(upTo total: Int64) {
-        guard total - length >= Self.writebackWindow else { return }
-        _ = halftunes_reserve(descriptor, length, total - length)
     }
 
     /// Appends a buffer.
     func write(_ buffer: ByteBuffer) throws(TransferError) {
-        // A file not flushed times its writes until the recycler has its verdict.
-        let timed = !flushes && !recycler.isRecycling
-        let start = timed ? DispatchTime.now().uptimeNanoseconds : 0
         var failure: TransferError?
         buffer.withUnsafeReadableBytes { bytes in
             var offset = 0
@@ -116,42 +66,7 @@ final class PartialFile {
             }
         }
         if let failure { throw failure }
-        if timed {
-            recycler.account(bytes: buffer.readableBytes, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
-        }
         length += Int64(buffer.readableBytes)
-        if length - writebackStart >= Self.writebackWindow {
-            // The last window's requests first: one hand-over at a time (see WritebackHandOff).
-            try settleWriteback()
-            let from = max(0, writebackStart - Self.trailingWindows * Self.writebackWindow)
-            let settled = writebackStart - Self.writebackWindow
-            let (descriptor, end) = (descriptor, length)
-            let waits = flushes || recycler.isRecycling
-            handOff.start {
-                if waits, settled > from {
-                    // A durable file (or one whose fresh pages cost) waits for the oldest of those
-                    // windows to be written (handed over a window ago: done by now, unless the
-                    // device is slower than the network), so its pages are dropped below and the
-                    // file runs steadily through the same memory. The wait takes the file's
-                    // write-back error, if any.
-                    if halftunes_wait_written(descriptor, from, settled - from) != 0, Self.isWritebackError(errno) {
-                        return errno
-                    }
-                }
-                // On Linux, DONTNEED on dirty pages starts their write-back and returns at once
-                // (the pages stay cached until written); clean pages (written back) are dropped.
-                // Advice only: a failure changes nothing.
-                _ = posix_fadvise(descriptor, off_t(from), off_t(end - from), Int32(POSIX_FADV_DONTNEED))
-                return 0
-            }
-            writebackStart = length
-        }
-    }
-
-    /// Waits until the write-back requests handed over so far are done, and throws the file's
-    /// write-back error if one of them met it.
-    func settleWriteback() throws(TransferError) {
-        try handOff.settle(path: path)
     }
 
     /// Flushes an open file's data to the device (fdatasync: the data and the length, not the
@@ -168,11 +83,9 @@ final class PartialFile {
         try sync(descriptor: descriptor, path: path)
     }
 
-    /// Closes the file (again is harmless). A write-back error a window's wait met leaves nothing
-    /// to resume from: the file is cut to nothing (its bytes may not be on the device).
+    /// Closes the file (again is harmless).
     func close() {
         guard descriptor >= 0 else { return }
-        if handOff.settle() != nil { _ = ftruncate(descriptor, 0) }
         Foundation.close(descriptor)
         descriptor = -1
     }
@@ -191,18 +104,12 @@ final class PartialFile {
     ///
     /// The flush and the rename run on a file-work thread (``FileWork``), which owns the file
     /// from then on. A file that is not flushed is renamed where the caller runs: a rename alone
-    /// does not wait for the device, and is cheaper than the two thread switches; its
-    /// ``recycler`` then takes it.
+    /// does not wait for the device.
     func finish(at destination: String, folders: FolderFlusher) async throws(TransferError) {
-        let (descriptor, path, flushes) = (try handOver(), path, flushes)
+        let (descriptor, path, flushes) = (handOver(), path, flushes)
         guard flushes else {
-            // Renamed first: the recycler keeps the name the file has from now on.
-            guard rename(path, destination) == 0 else {
-                let error = Self.error("rename", path)
-                Foundation.close(descriptor)
-                throw error
-            }
-            recycler.finished(descriptor, path: destination, length: length)
+            defer { Foundation.close(descriptor) }
+            guard rename(path, destination) == 0 else { throw Self.error("rename", path) }
             return
         }
         let arrival = folders.announce(Self.folder(of: destination))
@@ -218,31 +125,24 @@ final class PartialFile {
     }
 
     /// The open descriptor, which the caller now owns (this object no longer closes it).
-    private func handOver() throws(TransferError) -> Int32 {
-        try settleWriteback()
+    private func handOver() -> Int32 {
         defer { descriptor = -1 }
         return descriptor
     }
 
-    /// Flushes `descriptor` and lets go of its pages (when `flushing`), closes it and renames
-    /// `path` to `destination`. A file read again soon (tagged, played) is read from the device,
-    /// at its speed; keeping every download cached would cost more (fresh pages for the next
-    /// files) and fill memory.
+    /// Flushes `descriptor` (when `flushing`), closes it and renames `path` to `destination`.
     private static func flushAndRename(
         _ descriptor: Int32, path: String, to destination: String, flushing: Bool
     ) throws(TransferError) {
         defer { Foundation.close(descriptor) }
         if flushing {
             guard fsync(descriptor) == 0 else { throw error("flush", path) }
-            // Flushed, every page is clean and dropped (advice only: a failure changes nothing).
-            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
         }
         guard rename(path, destination) == 0 else { throw error("rename", path) }
     }
 
     /// The folder of a file's path, as `NSString.deletingLastPathComponent` gives it for a file's
-    /// path ("/a/b" → "/a", "/b" → "/", "b" → ""), without bridging to NSString (~4 µs a path
-    /// on Linux, felt when a batch of thousands starts).
+    /// path ("/a/b" → "/a", "/b" → "/", "b" → "").
     static func folder(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         var folder = path[..<slash]
@@ -252,10 +152,9 @@ final class PartialFile {
 
     deinit { close() }
 
-    /// Deletes the file at `path` if there is one. Looking first costs less than a failed unlink,
-    /// which takes the folder's lock that every create and rename in it needs.
+    /// Deletes the file at `path` if there is one.
     static func remove(_ path: String) {
-        if access(path, F_OK) == 0 { unlink(path) }
+        unlink(path)
     }
 
     /// The bytes of the partial file at `path` a request can resume from: none without a
@@ -269,20 +168,6 @@ final class PartialFile {
     static func length(at path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
-
-    /// Whether `code`, from a wait for write-back, is a failed write of the file's bytes (not a
-    /// file system that cannot wait).
-    static func isWritebackError(_ code: Int32) -> Bool { code == EIO || code == ENOSPC || code == EDQUOT }
-
-    /// The error of a write-back a window's wait saw fail: the file's bytes may not be on the
-    /// device, so it is cut at its close and nothing is resumed from it.
-    static func writebackError(_ path: String, code: Int32) -> TransferError {
-        let full = code == ENOSPC || code == EDQUOT
-        return TransferError(
-            full ? .diskFull : .fileSystem,
-            "the device failed to store \(path) (\(String(cString: strerror(code)))); the partial download is discarded",
-            permanent: false)
     }
 
     static func error(_ action: String, _ path: String) -> TransferError {

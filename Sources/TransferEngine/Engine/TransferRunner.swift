@@ -16,8 +16,6 @@ struct TransferJob: Sendable {
     var headers: [String: String] = [:]
     /// The caller's tag (for the finisher).
     var tag: String?
-    /// The client (and so the event loop) its requests go through (see ``LoopLanes``).
-    var lane = 0
 }
 
 /// What the runner learns as it goes, reported to the session.
@@ -69,8 +67,8 @@ enum RunOutcome: Sendable {
 
 /// Downloads one transfer to the end: attempts, range resumes, retries with backoff.
 struct TransferRunner: Sendable {
-    /// The engine's HTTP clients, one per event loop (see ``LoopLanes``).
-    let clients: [HTTPClient]
+    /// The engine's HTTP client.
+    let client: HTTPClient
     let policy: RetryPolicy
     let stallTimeout: Duration
     let progressInterval: Duration
@@ -183,7 +181,7 @@ struct TransferRunner: Sendable {
                 case .response(let response): await report.responded(response)
                 }
             })
-        let task = clients[job.lane].execute(
+        let task = client.execute(
             request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
         let outcome: Result<Int64, any Error>
         do {

@@ -1,31 +1,18 @@
 import Foundation
 import GRDB
-import NetworkBasics
-import SQLiteSettings
 
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
 final class TransferJournal: Sendable {
-    /// The upsert, kept for the writer. Declared before the pool, so that it is let go of first
-    /// (and were it not, the pool's connection would finish closing once it is).
-    private let upsert = KeptStatement(sql: storeSQL)
     private let database: DatabasePool
 
-    /// Opens (creating and migrating as needed) the journal at `path`.
-    ///
-    /// - Parameter checkpointsOnClose: Whether closing copies the write-ahead log into the journal
-    ///   and flushes both (SQLite's default), or leaves the log for the next open: what a session
-    ///   that flushes nothing wants. Either way every commit survives a crash of the process, and
-    ///   the journal stays whole through a power cut (its latest commits may be lost).
-    /// - Parameter cacheKiB: Each connection's page cache (`nil`: SQLite's default).
-    init(path: String, checkpointsOnClose: Bool = true, cacheKiB: Int? = nil) throws(TransferError) {
+    /// Opens (creating and migrating as needed) the journal at `path`. Every commit survives a
+    /// crash of the process; WAL keeps the journal whole through a power cut.
+    init(path: String) throws(TransferError) {
         do {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
-            configuration.prepareDatabase { db in
-                try db.applyDownloadSettings(cacheKiB: cacheKiB, checkpointsOnClose: checkpointsOnClose)
-            }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
@@ -33,11 +20,11 @@ final class TransferJournal: Sendable {
         }
     }
 
-    /// Opens the journal as ``init(path:checkpointsOnClose:cacheKiB:)`` does, on a thread of its
-    /// own (``DatabaseOpening``), so that the task waiting holds none of Swift's cooperative threads.
-    static func open(path: String, checkpointsOnClose: Bool, cacheKiB: Int?) async throws(TransferError) -> TransferJournal {
+    /// Opens the journal as ``init(path:)`` does, on a thread of its own (``DatabaseOpening``),
+    /// so that the task waiting holds none of Swift's cooperative threads.
+    static func open(path: String) async throws(TransferError) -> TransferJournal {
         try await DatabaseOpening.run(label: "halftunes.transfers.open") { () throws(TransferError) in
-            try TransferJournal(path: path, checkpointsOnClose: checkpointsOnClose, cacheKiB: cacheKiB)
+            try TransferJournal(path: path)
         }
     }
 
@@ -113,41 +100,20 @@ final class TransferJournal: Sendable {
         guard !records.isEmpty || !deleted.isEmpty else { return }
         let now = Date()
         try write { db in
-            // By index: each record read where it is, not copied out by an iterator.
-            for index in records.indices { try self.store(records[index], updatedAt: now, in: db) }
-            for id in deleted { try Self.remove(id, in: db) }
+            for record in records { try Self.store(record, updatedAt: now, in: db) }
+            for id in deleted { try db.execute(sql: "DELETE FROM transfer WHERE id = ?", arguments: [id.rawValue]) }
         }
     }
 
-    /// One prepared statement, kept by the journal: no record encoding, no statement parsing
-    /// and no hashing of its SQL per write (a batch of 2,000 small downloads writes the journal
-    /// some 6,000 times).
-    ///
-    /// An upsert, not `INSERT OR REPLACE`: a known transfer's row is updated where it is (same
-    /// rowid, its index entry untouched), where a replace deletes it and inserts it anew at the
-    /// table's end, writing the old page, the last page and the index's page (and freeing pages).
-    private func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
-        try upsert.statement(in: db).run { values in
-            values.bind(record.id)
-            values.bind(record.seq)
-            values.bind(record.url)
-            values.bind(record.destination)
-            values.bind(record.partialFile)
-            values.bind(record.tag)
-            values.bind(record.state)
-            values.bind(record.receivedBytes)
-            values.bind(record.durableBytes)
-            values.bind(record.expectedBytes)
-            values.bind(record.etag)
-            values.bind(record.lastModified)
-            values.bind(record.contentType)
-            values.bind(record.errorCode)
-            values.bind(record.errorMessage)
-            values.bind(record.errorPermanent)
-            values.bind(UTCTimestamp.text(record.createdAt))
-            values.bind(UTCTimestamp.text(updatedAt))
-            values.bind(record.requestHeaders)
-        }
+    /// An upsert, not `INSERT OR REPLACE`: a known transfer's row is updated where it is.
+    private static func store(_ record: TransferRecord, updatedAt: Date, in db: Database) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
+            record.receivedBytes, record.durableBytes, record.expectedBytes, record.etag, record.lastModified,
+            record.contentType, record.errorCode, record.errorMessage, record.errorPermanent,
+            record.createdAt, updatedAt, record.requestHeaders,
+        ]
+        try db.cachedStatement(sql: storeSQL).execute(arguments: StatementArguments(values))
     }
 
     /// The upsert of ``store(_:updatedAt:in:)``, from one list of columns (the order of its arguments).
@@ -176,22 +142,12 @@ final class TransferJournal: Sendable {
                         updatedAt = ?
                     WHERE id = ?
                     """
-            ).run { values in
-                values.bind(checkpoint.validator.etag)
-                values.bind(checkpoint.validator.lastModified)
-                values.bind(checkpoint.expectedBytes)
-                values.bind(checkpoint.receivedBytes)
-                values.bind(checkpoint.durableBytes)
-                values.bind(checkpoint.receivedBytes)
-                values.bind(checkpoint.contentType)
-                values.bind(UTCTimestamp.text(Date()))
-                values.bind(id.rawValue)
-            }
+            ).execute(arguments: [
+                checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
+                checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
+                Date(), id.rawValue,
+            ])
         }
-    }
-
-    private static func remove(_ id: TransferID, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM transfer WHERE id = ?").run { $0.bind(id.rawValue) }
     }
 
     /// A stored setting.
@@ -213,7 +169,7 @@ final class TransferJournal: Sendable {
     }
 
     private func write(_ body: (Database) throws -> Void) throws(TransferError) {
-        do { try database.writeInPreparedTransaction(body) } catch {
+        do { try database.write(body) } catch {
             throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
         }
     }

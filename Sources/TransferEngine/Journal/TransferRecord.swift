@@ -1,19 +1,9 @@
 import Foundation
 import GRDB
-import NetworkBasics
 
 /// One transfer as the journal stores it.
 struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "transfer"
-    /// Dates in GRDB's text format, without its ICU formatter (see ``UTCTimestamp``).
-    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .custom { UTCTimestamp.text($0) }
-    }
-    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .custom { value in
-            String.fromDatabaseValue(value).flatMap(UTCTimestamp.date(from:)) ?? Date.fromDatabaseValue(value)
-        }
-    }
 
     var id: String
     /// Queue order: lower starts first.

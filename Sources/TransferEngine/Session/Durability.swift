@@ -4,15 +4,13 @@
 /// given, and the journal resumes from them. They differ when the machine itself goes down.
 public enum Durability: String, Sendable, Hashable, Codable {
     /// The default. Partial files are flushed at every checkpoint and a finished file before it
-    /// is renamed into place (and its folder after), with write-back started early so the flushes
-    /// find little left to do. After a power cut a transfer resumes from its last checkpoint and
-    /// a completed file is whole.
+    /// is renamed into place (and its folder after). After a power cut a transfer resumes from
+    /// its last checkpoint and a completed file is whole.
     case powerLoss
     /// Nothing is flushed, as curl and aria2 do: the fastest, but after a power cut recent bytes
     /// (and recently finished files) may be missing; a transfer then starts over.
     case processCrash
 
-    /// Whether files are flushed to the device (and so whether the databases beside them need
-    /// their logs flushed at close).
+    /// Whether files are flushed to the device.
     public var flushes: Bool { self == .powerLoss }
 }

@@ -35,9 +35,7 @@ public final class EventHub<Event: Sendable>: Sendable {
     }
 
     // The hub's work is inlinable, so that a layer above with its own events (the download
-    // service's) runs code specialized to them: unspecialized, each emit asked the runtime for
-    // the metadata of a dozen generic types (an optional event, a subscriber's state, its
-    // continuation) and cost ~7 times what the specialized one does.
+    // service's) runs code specialized to them.
     @usableFromInline let bound: Bound
     /// The subscribers. Emitting reads the array (shared, not copied) and offers outside the lock.
     @usableFromInline let subscribers = Mutex<[HubSubscriber<Event>]>([])

@@ -6,14 +6,10 @@ extension TransferSession {
     /// at a session that another process owns, which ``open(identifier:directory:configuration:clock:logger:)``
     /// refuses with `.sessionLocked` (a listing beside a foreground `halftunes download`).
     ///
-    /// Each transfer is as its owner last committed it to the journal, except where its partial
-    /// file says more: the owner journals neither a start nor the bytes received between
-    /// checkpoints, so while a live process owns the session, a transfer journaled as queued or
-    /// running whose partial file holds more bytes than journaled is running, with the bytes its
-    /// file holds now (one started with nothing on disk yet still reads as queued). When no
-    /// process owns it (closed, or its owner killed), nothing runs: such a transfer is queued with
-    /// the bytes on disk, as opening the session would make it; a paused or failed one has the
-    /// bytes on disk too. A session never opened has none.
+    /// Each transfer is as its owner last committed it, with the bytes its partial file holds now;
+    /// while a live process owns the session, one journaled queued or running whose file holds
+    /// more is running. With no live owner nothing runs: such a transfer is queued, as opening the
+    /// session would make it. A session never opened has none.
     ///
     /// - Throws: ``TransferError`` `.invalidState` for an identifier that is not letters, digits,
     ///   `.`, `_` and `-`; `.journal` when the journal cannot be read.

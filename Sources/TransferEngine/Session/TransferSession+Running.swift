@@ -29,7 +29,7 @@ extension TransferSession {
         connectedHosts[id] = host
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
-            validator: record.validator, headers: record.headers, tag: record.tag, lane: lanes.take(id, host: host))
+            validator: record.validator, headers: record.headers, tag: record.tag)
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
             persist: Self.checkpointJournaling(id, in: journal),
@@ -102,11 +102,9 @@ extension TransferSession {
     }
 
     /// A transfer's connection is free (its response has ended, or its run): its host no longer
-    /// counts against the limits and its lane is given back. Once: the run's end after its
-    /// response's finds nothing to free.
+    /// counts against the limits. Once: the run's end after its response's finds nothing to free.
     private func freeConnection(_ id: TransferID) {
-        guard connectedHosts.removeValue(forKey: id) != nil else { return }
-        lanes.release(id)
+        connectedHosts.removeValue(forKey: id)
     }
 
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {

@@ -26,9 +26,8 @@ public actor TransferSession {
 
     let journal: TransferJournal
     let lock: SessionLock
-    /// The HTTP clients, one per event loop; each transfer connects through one (see ``LoopLanes``).
-    let clients: [HTTPClient]
-    var lanes: LoopLanes
+    /// The HTTP client every transfer of the session connects through.
+    let client: HTTPClient
     let runner: TransferRunner
     let scheduler: Scheduler
     let hub = EventHub<TransferEvent>()
@@ -85,11 +84,7 @@ public actor TransferSession {
         let lock = try SessionLock(path: lockPath(identifier: identifier, directory: directory))
         let journal: TransferJournal
         do {
-            // A session that flushes nothing leaves its journal's log for the next open at close,
-            // rather than flushing it and the journal on the way out.
-            journal = try await TransferJournal.open(
-                path: journalPath(identifier: identifier, directory: directory),
-                checkpointsOnClose: configuration.durability.flushes, cacheKiB: configuration.databaseCacheKiB)
+            journal = try await TransferJournal.open(path: journalPath(identifier: identifier, directory: directory))
         } catch {
             lock.release()
             throw error
@@ -139,12 +134,12 @@ public actor TransferSession {
         self.journal = journal
         self.lock = lock
         self.logger = logger
-        (self.clients, self.lanes) = configuration.makeHTTPClients()
+        self.client = configuration.makeHTTPClient()
         self.scheduler = Scheduler(
             maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
             waitingPerHost: configuration.requestsWaitingPerHost)
         self.runner = TransferRunner(
-            clients: clients, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
+            client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
             finisher: configuration.finisher, time: time, logger: logger)
@@ -208,7 +203,7 @@ public actor TransferSession {
         do { try journalDelete([]) } catch {
             logger.error("cannot forget transfers in the journal", metadata: ["error": "\(error)"])
         }
-        for client in clients { try? await client.shutdown() }
+        try? await client.shutdown()
         for (id, continuations) in waiters {
             let snapshot = records[id]?.snapshot
             for continuation in continuations { if let snapshot { continuation.resume(returning: snapshot) } }

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
-import Tracing
 
 /// How a ``TransferSession`` behaves.
 public struct TransferSessionConfiguration: Sendable {
@@ -48,10 +47,6 @@ public struct TransferSessionConfiguration: Sendable {
     public var reportsResponses: Bool
     /// The last step of every download, before its file is renamed into place (`nil`: none).
     public var finisher: TransferFinisher?
-    /// The page cache of each connection to the journal (and to the library, for a download
-    /// service), in KiB; `nil` keeps SQLite's default (2,000 KiB). A command that runs a batch and
-    /// exits sets a small one: it reads each page about once.
-    public var databaseCacheKiB: Int? = nil
 
     /// Creates a configuration.
     public init(
@@ -86,34 +81,21 @@ public struct TransferSessionConfiguration: Sendable {
         self.finisher = finisher
     }
 
-    /// The engine's HTTP clients and their lanes (see ``LoopLanes``): a client per event loop of
-    /// NIO's shared group, as many as ``maxTransfersPerHost`` allows, each with its lane's share
-    /// of the connections per host.
-    func makeHTTPClients() -> (clients: [HTTPClient], lanes: LoopLanes) {
-        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-        let lanes = LoopLanes(loops: loops.count, perHost: maxTransfersPerHost)
-        let clients = zip(loops, lanes.limits).map { loop, limit in
-            HTTPClient(eventLoopGroup: loop, configuration: httpClientConfiguration(connectionsPerHost: limit))
-        }
-        return (clients, lanes)
+    /// The engine's HTTP client, on NIO's shared event loops.
+    func makeHTTPClient() -> HTTPClient {
+        HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: httpClientConfiguration())
     }
 
-    /// The configuration of the engine's HTTP clients, each keeping at most `connectionsPerHost`
-    /// connections to a host (default: ``maxTransfersPerHost``).
-    func httpClientConfiguration(connectionsPerHost: Int? = nil) -> HTTPClient.Configuration {
+    /// The configuration of the engine's HTTP client: at most ``maxTransfersPerHost`` connections
+    /// to a host, no decompression, no retries of its own (the engine retries and resumes).
+    func httpClientConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
             timeout: .init(connect: .init(connectTimeout), read: .init(stallTimeout)),
             decompression: .disabled)
         // The engine retries with its own backoff and resumes; the pool must fail fast instead.
         configuration.connectionPool.retryConnectionEstablishment = false
-        let perHost = connectionsPerHost ?? maxTransfersPerHost
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(perHost, 1)
-        // With no tracer set up (the no-op one), no span a request: starting and ending one that
-        // records nothing cost ~1 % of a batch of small downloads. A tracer set up with
-        // `InstrumentationSystem.bootstrap` before the session is made still gets every request.
-        if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
-        // Reads of up to 256 KiB (1 MiB while a large body streams), one a wake-up (see ConnectionReads).
-        return ConnectionReads.applied(to: configuration)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maxTransfersPerHost, 1)
+        return configuration
     }
 }

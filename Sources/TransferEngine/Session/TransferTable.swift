@@ -51,10 +51,7 @@ struct TransferTable: Sendable {
     /// Changes a transfer's record where it is, keeping the indexes in step, and returns what
     /// `body` returns; `nil` when the table has no such transfer. `body` must not change the
     /// record's id.
-    ///
-    /// A record read out, changed and written back (the subscript) was copied three times, each
-    /// copy retaining and releasing its dozen strings: some 26 such copies a file of a batch of
-    /// small downloads, ~4 % of the engine's instructions in copies and their releases.
+    /// Unlike the subscript, it changes the record in place, without copying it out and back.
     @discardableResult
     mutating func update<R, E: Error>(_ id: TransferID, _ body: (inout TransferRecord) throws(E) -> R) throws(E) -> R? {
         guard let index = byID.index(forKey: id) else { return nil }

@@ -46,7 +46,6 @@ struct ResumeCommand: AsyncParsableCommand {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             try await homeOptions.withControl(downloading: true) { control in
-                BatchScheduling.adopt()
                 try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in
                     [try await control.resume(id)]
                 }

@@ -48,9 +48,6 @@ struct DownloadCommand: AsyncParsableCommand {
                     }
                 }
                 let batch = BatchFeed(trackIDs, limit: queueLimit)
-                // The first slice's tracks are looked up while the downloads open.
-                await control.prefetch(Array(batch.upcoming))
-                BatchScheduling.adopt()
                 try await ForegroundDownloads.run(control, json: json, batch: batch) { try await control.start($0) }
             }
         }

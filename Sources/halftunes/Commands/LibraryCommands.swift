@@ -17,25 +17,15 @@ struct PlayCommand: AsyncParsableCommand {
                 let track = try await control.playTarget(id)
                 if track.state != .downloaded {
                     Terminal.write("Playing \(DisplayWidth.printable(track.name)) while it downloads\n")
-                    try await StreamingPlayback.play(track, control: control)
+                    try await TrackPlayback.playStreaming(track, control: control)
                 }
                 return track
             }
             guard track.state == .downloaded else { return }
-            let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
-            Terminal.write(
-                "Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n"
-            )
-            let process = Process()
-            process.executableURL = player.executable
-            process.arguments = player.arguments
-            // Waiting through terminationHandler: waitUntilExit spins a run loop at full CPU on Linux.
-            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
-            }
-            guard status == 0 else {
-                throw DownloadError(.internalError, "\(player.executable.lastPathComponent) stopped with status \(status)")
+            try await TrackPlayback.playFile(of: track) { player in
+                Terminal.write(
+                    "Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n"
+                )
             }
         }
     }

@@ -38,11 +38,6 @@ struct HomeOptions: ParsableArguments {
             var session = TransferSessionConfiguration()
             session.startsTransfers = downloading
             session.durability = durability
-            // A batch of previews from one host: two requests wait behind its busy connections,
-            // so a connection that frees goes straight on to the next file.
-            session.requestsWaitingPerHost = 2
-            // A command reads each page about once: a small page cache (a server keeps the default).
-            session.databaseCacheKiB = 512
             control = LocalDownloadControl(
                 home: resolved, configuration: session, tagging: tagging,
                 catalog: { [configuration] in

@@ -20,9 +20,8 @@ struct TrackIDList: ExpressibleByArgument {
 /// Joins long runs of track ids on the command line into comma-separated lists before the
 /// argument parser sees them.
 ///
-/// swift-argument-parser takes time quadratic in the number of values of one array argument
-/// (each value it adds rebuilds the set of places the array came from): 2,000 ids cost 80 ms
-/// before anything else starts. As lists, the same ids are a few dozen arguments.
+/// swift-argument-parser takes time quadratic in the number of values of one array argument; as
+/// lists, thousands of ids are a few dozen arguments.
 ///
 /// Only the ids of `download` are joined, and never the first number after an option, which
 /// may be that option's value (`--home 7 1001 1019` joins `1001,1019` only).

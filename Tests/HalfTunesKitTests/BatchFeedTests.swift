@@ -1,6 +1,5 @@
+import HalfTunesKit
 import Testing
-
-@testable import halftunes
 
 @Suite("A batch's ids handed over a slice at a time (pure)")
 struct BatchFeedTests {

@@ -4,28 +4,25 @@ import ITunesSearch
 /// ``limit`` of them are looked up and queued at once, whatever the batch's size (aria2's
 /// `--deferred-input`, curl's `--parallel` adding transfers as others end).
 ///
-/// Each id the batch holds costs a few kilobytes while it is queued (its track, its transfer, its
-/// line on the display); handed over all at once, 2,000 ids made a command's memory grow with the
-/// batch. A slice is one catalog call's worth of ids (``ITunesCatalog/idsPerLookup``), or two
-/// thirds of the limit when that is less, and the next goes in as soon as it fits under the
-/// limit: while ids are left, the downloads queued meanwhile last while the next slice is looked
-/// up (a third of the limit; 100 files of 2 KiB take some 30 ms here, a slice's lookup and
-/// queueing under 10). Pure.
-struct BatchFeed: Sendable {
+/// So a command's memory does not grow with its batch. A slice is one catalog call's worth of ids
+/// (``ITunesCatalog/idsPerLookup``), or two thirds of the limit when that is less, and the next
+/// goes in as soon as it fits under the limit, so the downloads queued meanwhile last while the
+/// next slice is looked up. Pure.
+public struct BatchFeed: Sendable {
     /// The limit when none is given: a slice and half of one.
-    static let defaultLimit = 3 * ITunesCatalog.idsPerLookup / 2
+    public static let defaultLimit = 3 * ITunesCatalog.idsPerLookup / 2
 
     /// The ids, each once, in the order given.
-    let ids: [Int]
+    public let ids: [Int]
     /// At most this many downloads unfinished at once.
-    let limit: Int
+    public let limit: Int
     /// The ids handed over at a time.
-    let sliceSize: Int
+    public let sliceSize: Int
     /// The first id not handed over yet.
     private var next = 0
 
     /// - Parameter limit: At least 1.
-    init(_ ids: [Int], limit: Int = Self.defaultLimit) {
+    public init(_ ids: [Int], limit: Int = Self.defaultLimit) {
         var seen = Set<Int>()
         self.ids = ids.filter { seen.insert($0).inserted }
         self.limit = max(1, limit)
@@ -33,18 +30,18 @@ struct BatchFeed: Sendable {
     }
 
     /// How many ids have not been handed over yet.
-    var remaining: Int { ids.count - next }
+    public var remaining: Int { ids.count - next }
 
     /// The slice that goes in next once there is room for it (what ``nextSlice(unfinished:)``
     /// hands over then); empty when every id has been handed over.
-    var upcoming: ArraySlice<Int> { ids[next..<min(ids.count, next + sliceSize)] }
+    public var upcoming: ArraySlice<Int> { ids[next..<min(ids.count, next + sliceSize)] }
 
     /// Whether every id has been handed over.
-    var isExhausted: Bool { remaining == 0 }
+    public var isExhausted: Bool { remaining == 0 }
 
     /// The next slice of ids to start, when it fits beside the `unfinished` downloads under the
     /// limit; `nil` otherwise.
-    mutating func nextSlice(unfinished: Int) -> ArraySlice<Int>? {
+    public mutating func nextSlice(unfinished: Int) -> ArraySlice<Int>? {
         guard !isExhausted, unfinished + sliceSize <= limit else { return nil }
         let slice = upcoming
         next = slice.endIndex

@@ -1,11 +1,33 @@
 import Foundation
-import HalfTunesKit
 
-/// Plays a track that is still downloading: the player reads the audio from its standard input,
-/// fed with the bytes so far and then the rest as they arrive, as the control streams them (from
-/// the running server, or from the partial file another `halftunes download` writes).
-enum StreamingPlayback {
-    static func play(_ track: DownloadDocument, control: any DownloadControl) async throws {
+/// Plays a track through the system's audio player (``AudioPlayer``): a downloaded file by its
+/// path, a track still downloading through the player's standard input — the bytes so far, then
+/// the rest as they arrive, as the control streams them.
+public enum TrackPlayback {
+    /// Plays the library file of `track` and waits for the player to end.
+    ///
+    /// - Returns: The player that played it.
+    /// - Throws: ``DownloadError`` when no player is found or the player fails.
+    @discardableResult
+    public static func playFile(of track: DownloadDocument, announce: (AudioPlayer) -> Void) async throws -> AudioPlayer {
+        let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
+        announce(player)
+        let process = Process()
+        process.executableURL = player.executable
+        process.arguments = player.arguments
+        // Waiting through terminationHandler: waitUntilExit spins a run loop at full CPU on Linux.
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        try check(status, of: player)
+        return player
+    }
+
+    /// Plays `track`, still downloading, from `control`'s stream of its bytes.
+    ///
+    /// - Throws: ``DownloadError`` when no player is found, the stream fails or the player fails.
+    public static func playStreaming(_ track: DownloadDocument, control: any DownloadControl) async throws {
         // A partial file is named like the finished one, plus ".part".
         let ext =
             track.file.map { URL(fileURLWithPath: $0).deletingPathExtension().pathExtension }
@@ -31,7 +53,10 @@ enum StreamingPlayback {
         }
         writer.close()
         var statuses = exited.stream.makeAsyncIterator()
-        let status = await statuses.next() ?? 0
+        try check(await statuses.next() ?? 0, of: player)
+    }
+
+    private static func check(_ status: Int32, of player: AudioPlayer) throws(DownloadError) {
         guard status == 0 else {
             throw DownloadError(.internalError, "\(player.executable.lastPathComponent) stopped with status \(status)")
         }

@@ -4,14 +4,12 @@ import ITunesSearch
 import Synchronization
 import Testing
 
-@testable import halftunes
-
-/// `download` watching a server whose event stream ends while a track is still on its way (a
-/// connection that broke, a read that timed out): it subscribes anew and reads where the track
+/// A foreground batch watching a server whose event stream ends while a track is still on its way
+/// (a connection that broke, a read that timed out): it subscribes anew and reads where the track
 /// stands, instead of ending with "lost the download events". The control is a stand-in: what is
-/// tested is the command's loop, not the wire (ServeCommandTests crosses it).
-@Suite("download when its event stream ends early (the command's loop)", .timeLimit(.minutes(1)))
-struct EventStreamEndTests {
+/// tested is the batch's steps, not the wire (ServeCommandTests crosses it).
+@Suite("A foreground batch when its event stream ends early", .timeLimit(.minutes(1)))
+struct ForegroundBatchTests {
     /// A control whose event streams are scripted: each subscription gets the next script's
     /// batches and then ends, except the last, which stays open; the listing says what `listing`
     /// returns once the streams have run out.
@@ -75,10 +73,17 @@ struct EventStreamEndTests {
         let lines = Mutex<[String]>([])
     }
 
-    /// Runs `download 1001 --json` on `control`, its output kept in `output`.
-    private func run(_ control: ScriptedControl, output: Output = Output()) async throws {
-        let write: (String) -> Void = { text in output.lines.withLock { $0 += text.split(separator: "\n").map(String.init) } }
-        try await ForegroundDownloads.run(control, json: true, batch: BatchFeed([1001]), write: write, start: control.start)
+    /// Runs a batch of 1001 on `control` with a JSON display, its output kept in `output`.
+    @discardableResult
+    private func run(_ control: ScriptedControl, output: Output = Output()) async throws -> ForegroundBatch.Outcome {
+        let buffer = BufferedOutput { text in output.lines.withLock { $0 += text.split(separator: "\n").map(String.init) } }
+        let display = ProgressDisplay(mode: .json, columns: { nil }, write: buffer.append, warn: { _ in })
+        let (interrupts, _) = AsyncStream<Void>.makeStream()
+        let (inputs, forwarders) = try await ForegroundBatch.inputs(from: control, interrupts: interrupts)
+        defer { forwarders.forEach { $0.cancel() } }
+        return try await ForegroundBatch(
+            control: control, feed: BatchFeed([1001]), display: display, output: buffer, start: control.start
+        ).run(inputs)
     }
 
     @Test("the stream ends mid-download, the track completes meanwhile: subscribed anew, the listing finds it, success")
@@ -89,7 +94,7 @@ struct EventStreamEndTests {
             ],
             downloadedByListing: true)
         let output = Output()
-        try await run(control, output: output)
+        #expect(try await run(control, output: output) == .finished(failed: 0))
         #expect(control.subscriptions.load(ordering: .relaxed) == 2)
         #expect(control.listings.load(ordering: .relaxed) == 1)
         // Its completion, missed on the wire, is shown from the listing as the event would have been.
@@ -106,7 +111,7 @@ struct EventStreamEndTests {
                 [[.completed(trackID: 1001, file: file, warning: nil)]],
             ],
             downloadedByListing: false)
-        try await run(control)
+        #expect(try await run(control) == .finished(failed: 0))
         #expect(control.subscriptions.load(ordering: .relaxed) == 3)
     }
 

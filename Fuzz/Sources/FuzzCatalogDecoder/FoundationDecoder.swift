@@ -1,1 +1,0 @@
-../../../Tests/ITunesSearchTests/FoundationDecoder.swift

@@ -1,1 +1,0 @@
-../../../Sources/ITunesSearch/Model/ResultFields.swift
