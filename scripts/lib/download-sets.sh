@@ -1,4 +1,4 @@
-# Sourced by scripts/bench-downloads, scripts/count-instructions and scripts/cpu-split: the download benchmark's
+# Sourced by scripts/bench-downloads: the download benchmark's
 # files, the catalog's answers for them, and the nginx that serves both on 127.0.0.1.
 #
 #   make_sets WWW BASE "NAME:COUNT:SIZE ..."   # files WWW/NAME/<id>.m4a, lookup answers, ids, urls
@@ -6,7 +6,6 @@
 #   median N...                                # the median of numbers (words of one or more arguments)
 #   maximum N..., minimum N...                 # the largest, the smallest
 #   serve_sets WORK "NAME:COUNT:SIZE ..."      # the sets in WORK/www, served by nginx on a free port: sets $port
-#   release_halftunes                          # sets $bin: $BIN when set, else a release build made now
 
 # Each set: files <id>.m4a (random bytes: nothing to tag, so the finisher keeps them as sent) and the
 # catalog's answer to /lookup for its ids, as the iTunes API gives it.
@@ -75,14 +74,4 @@ serve_sets() {
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   make_sets "$1/www" "http://127.0.0.1:$port" "$2"
   start_nginx "$1" "$1/www" "$port"
-}
-
-release_halftunes() {
-  bin=${BIN:-}
-  [ -z "$bin" ] || return 0
-  echo "building halftunes (release)…" >&2
-  local flags
-  mapfile -t flags < <(scripts/release-flags release)
-  swift build -c release -q "${flags[@]}" --product halftunes
-  bin=$(swift build -c release "${flags[@]}" --show-bin-path)/halftunes
 }
