@@ -1,4 +1,5 @@
 import ArgumentParser
+import HalfTunesKit
 
 /// `halftunes`: search the iTunes catalog, download previews, play them.
 @main

@@ -12,7 +12,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The debug build the test command made; HALFTUNES_BINARY runs the same tests against another build
-# (a release build from scripts/release-flags, say).
+# (a release build, say).
 BINARY = pathlib.Path(os.environ["HALFTUNES_BINARY"]) if os.environ.get("HALFTUNES_BINARY") else ROOT / ".build" / "debug" / "halftunes"
 ARTIFACTS = ROOT / "test-artifacts"
 

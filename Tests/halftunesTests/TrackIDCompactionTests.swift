@@ -1,3 +1,4 @@
+import HalfTunesKit
 import Testing
 
 @testable import halftunes

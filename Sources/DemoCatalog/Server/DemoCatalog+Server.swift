@@ -29,6 +29,17 @@ extension DemoCatalog {
         )
     }
 
+    /// An application serving the catalog on a free port of 127.0.0.1, and a way to wait for its
+    /// base URL (`nil` when it stopped before it listened).
+    public func applicationOnFreePort() -> (application: some ApplicationProtocol, url: @Sendable () async -> URL?) {
+        let (ready, readyContinuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let application = application(port: 0) { url in
+            readyContinuation.yield(url)
+            readyContinuation.finish()
+        }
+        return (application, { await ready.first { _ in true } })
+    }
+
     /// Runs the catalog until the task is cancelled.
     public func run(
         host: String = "127.0.0.1",

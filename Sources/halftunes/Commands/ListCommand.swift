@@ -15,7 +15,7 @@ struct ListCommand: AsyncParsableCommand {
             Terminal.write(
                 json
                     ? try WireEncoding.line(listing) + "\n"
-                    : ListingText.render(listing, libraryFolder: homeOptions.resolved.library, maxWidth: Terminal.columns))
+                    : ListingText.render(listing, libraryFolder: homeOptions.resolved.library, maxWidth: TerminalWindow.columns))
         }
     }
 }

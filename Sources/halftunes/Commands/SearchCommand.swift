@@ -35,7 +35,7 @@ struct SearchCommand: AsyncParsableCommand {
             } else if found.results.isEmpty {
                 Terminal.write("No songs found for \"\(DisplayWidth.printable(text.trimmingCharacters(in: .whitespaces)))\".\n")
             } else {
-                Terminal.write(TrackTable(maxWidth: Terminal.columns).render(found.results))
+                Terminal.write(TrackTable(maxWidth: TerminalWindow.columns).render(found.results))
             }
         }
     }

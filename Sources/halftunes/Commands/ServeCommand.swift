@@ -47,17 +47,12 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.bootstrapLogging()
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
         throttle.apply(to: catalog)
-        let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
-        let demo = catalog.application(port: 0) { url in
-            readyContinuation.yield(url)
-            readyContinuation.finish()
-        }
+        let (demo, demoURL) = catalog.applicationOnFreePort()
         try await reportingFailures {
             try await WebServer.run(
                 home: homeOptions.resolved, host: "127.0.0.1", port: port, tagging: tagging.resolved,
                 catalogConfiguration: {
-                    var iterator = ready.makeAsyncIterator()
-                    guard let url = await iterator.next() else {
+                    guard let url = await demoURL() else {
                         throw DownloadError(.internalError, "the DemoCatalog did not start")
                     }
                     return CatalogConfiguration(baseURL: url, callsPerMinute: nil)

@@ -20,25 +20,7 @@ struct TagCommand: AsyncParsableCommand {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             try await homeOptions.withControl(downloading: false) { control in
-                // Oldest first: each file tagged counts as a change, and the library lists the
-                // latest change first, so this keeps its order.
-                let wanted = ids.isEmpty ? try await control.listing().library.map(\.id).reversed() : ids
-                guard !wanted.isEmpty else {
-                    Terminal.write("The library is empty: nothing to tag.\n")
-                    return
-                }
-                var kept = 0
-                for id in wanted {
-                    let document = try await control.retag(id)
-                    let title = "\(DisplayWidth.printable(document.name)) — \(DisplayWidth.printable(document.artist))"
-                    if let warning = document.warning {
-                        kept += 1
-                        Terminal.write("\(title): \(warning)\n")
-                    } else {
-                        Terminal.write("\(title): tagged\n")
-                    }
-                }
-                if kept > 0 { Terminal.write("\(kept) of \(wanted.count) files kept without tags.\n") }
+                try await LibraryRetagging.run(ids, control: control) { Terminal.write($0 + "\n") }
             }
         }
     }

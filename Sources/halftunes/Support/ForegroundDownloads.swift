@@ -12,8 +12,8 @@ enum ForegroundDownloads {
     ) async throws {
         let output = BufferedOutput(write: write)
         let display = ProgressDisplay(
-            mode: json ? .json : (Terminal.isInteractive ? .terminal : .plain), color: Terminal.usesColor,
-            columns: { Terminal.columns }, rows: { Terminal.rows }, write: output.append,
+            mode: json ? .json : (TerminalWindow.isInteractive ? .terminal : .plain), color: TerminalWindow.usesColor,
+            columns: { TerminalWindow.columns }, rows: { TerminalWindow.rows }, write: output.append,
             warn: { line in
                 output.flush()
                 Terminal.warn(line)

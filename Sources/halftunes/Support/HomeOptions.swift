@@ -1,8 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
 import HalfTunesWeb
-import ITunesSearch
-import Logging
 import TransferEngine
 
 /// `--home DIR`, shared by every command that touches downloads or the library.
@@ -32,18 +30,9 @@ struct HomeOptions: ParsableArguments {
         if let server = ServerInfo.read(from: resolved) {
             control = RemoteDownloadControl(server: server)
         } else {
-            var configuration = try CatalogOptions.configuration(explicit: catalog?.catalog)
-            // A command asks nothing twice: no answers kept (a batch's lookups would all stay).
-            configuration.cacheCapacity = 0
-            var session = TransferSessionConfiguration()
-            session.startsTransfers = downloading
-            session.durability = durability
-            control = LocalDownloadControl(
-                home: resolved, configuration: session, tagging: tagging,
-                catalog: { [configuration] in
-                    try ITunesCatalog(configuration: configuration, logger: Logger(label: "halftunes.catalog"))
-                },
-                logger: Logger(label: "halftunes.downloads"))
+            control = LocalDownloadControl.forCommand(
+                home: resolved, catalog: try CatalogOptions.configuration(explicit: catalog?.catalog),
+                downloading: downloading, tagging: tagging, durability: durability)
         }
         return try await control.closing { try await body($0) }
     }
