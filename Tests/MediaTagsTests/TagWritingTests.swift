@@ -92,4 +92,75 @@ struct TagWritingTests {
             #expect(try await FFmpeg.audioMD5(output) == (try await FFmpeg.audioMD5(source)))
         }
     }
+    /// The top-level chunk ids of a RIFF file, in order (a `LIST` as `LIST/` and its list type).
+    static func riffChunks(_ bytes: [UInt8]) -> [String] {
+        var chunks: [String] = []
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let kind =
+                id == "LIST" && offset + 12 <= bytes.count
+                ? "/" + String(decoding: bytes[offset + 8..<offset + 12], as: UTF8.self) : ""
+            chunks.append(id + kind)
+            offset += 8 + size + (size & 1)
+        }
+        return chunks
+    }
+
+    @Test("a WAV tagged a second time with other tags keeps one LIST/INFO and one id3 chunk, with the new values")
+    func wavRetagged() async throws {
+        try await withTemporaryDirectory { folder in
+            let source = folder.appendingPathComponent("demo.wav")
+            try PreviewSynthesizer(seconds: 2).preview(trackId: 9).write(to: source)
+            var first = Self.tags
+            first.cover = try Self.cover("artwork-600.jpg")
+            let once = folder.appendingPathComponent("once.wav")
+            #expect(try MediaTagger.tagFile(at: source, writingTo: once, tags: first) == .wav)
+            var second = TrackTags(
+                title: "Second Title", artist: "Second Artist", album: "Second Album", genre: "Jazz", date: "2001-02-03",
+                trackNumber: TrackNumber(7, of: 9))
+            second.cover = try Self.cover("artwork-100.png")
+            let twice = folder.appendingPathComponent("twice.wav")
+            #expect(try MediaTagger.tagFile(at: once, writingTo: twice, tags: second) == .wav)
+
+            let chunks = Self.riffChunks(Array(try Data(contentsOf: twice)))
+            #expect(chunks.filter { $0 == "LIST/INFO" }.count == 1, "\(chunks)")
+            #expect(chunks.filter { $0.lowercased() == "id3 " }.count == 1, "\(chunks)")
+            #expect(chunks.contains("fmt ") && chunks.contains("data"), "\(chunks)")
+            let probe = try await FFmpeg.probe(twice)
+            Self.expectTextTags(probe, second)
+            #expect(probe.pictures.count == 1)
+            #expect(probe.pictures.first?.codec == "png" && probe.pictures.first?.width == 100)
+            #expect(try await FFmpeg.audioMD5(twice) == (try await FFmpeg.audioMD5(source)))
+            // The same tags again change nothing.
+            let thrice = folder.appendingPathComponent("thrice.wav")
+            _ = try MediaTagger.tagFile(at: twice, writingTo: thrice, tags: second)
+            #expect(try Data(contentsOf: thrice) == (try Data(contentsOf: twice)))
+        }
+    }
+
+    @Test("an M4A tagged a second time with other tags has the new values and one cover, its audio unchanged")
+    func m4aRetagged() async throws {
+        try await withTemporaryDirectory { folder in
+            let source = MediaFixtures.url("preview-moov-first.m4a")
+            var first = Self.tags
+            first.cover = try Self.cover("artwork-600.jpg")
+            let once = folder.appendingPathComponent("once.m4a")
+            _ = try MediaTagger.tagFile(at: source, writingTo: once, tags: first)
+            var second = TrackTags(
+                title: "Second Title", artist: "Second Artist", album: "Second Album", genre: "Jazz", date: "2001-02-03",
+                trackNumber: TrackNumber(7, of: 9))
+            second.cover = try Self.cover("artwork-100.png")
+            let twice = folder.appendingPathComponent("twice.m4a")
+            _ = try MediaTagger.tagFile(at: once, writingTo: twice, tags: second)
+            let probe = try await FFmpeg.probe(twice)
+            Self.expectTextTags(probe, second)
+            #expect(probe.tags["track"] == "7/9")
+            #expect(probe.pictures.count == 1)
+            #expect(probe.pictures.first?.codec == "png" && probe.pictures.first?.width == 100)
+            #expect(try await FFmpeg.audioMD5(twice) == (try await FFmpeg.audioMD5(source)))
+        }
+    }
 }

@@ -80,3 +80,12 @@ public func silentLogger(_ label: String) -> Logger {
     logger.logLevel = .critical
     return logger
 }
+
+/// Runs a catalog that answers every Search and Lookup call as the live iTunes API does past its
+/// rate limit — 403 with an empty body — for the duration of `body`.
+public func withRateLimitedCatalog<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let router = Router()
+    router.get("/search") { _, _ in Response(status: .forbidden) }
+    router.get("/lookup") { _, _ in Response(status: .forbidden) }
+    return try await withTestServer(router, body)
+}

@@ -25,6 +25,8 @@ final class DelegateRecorder: NSObject, ResumableDownloadDelegate, @unchecked Se
         var overlapped = false
         var onMainThread = false
         var locationsAfterReturn: [URL] = []
+        /// `OperationQueue.current` of each call, in order (nil: none).
+        var queues: [ObjectIdentifier?] = []
     }
 
     private let state = Mutex(State())
@@ -34,12 +36,18 @@ final class DelegateRecorder: NSObject, ResumableDownloadDelegate, @unchecked Se
     var overlapped: Bool { state.withLock { $0.overlapped } }
     /// Whether a delegate call ever ran on the main thread.
     var calledOnMainThread: Bool { state.withLock { $0.onMainThread } }
+    /// Whether every call so far ran on `queue` (`OperationQueue.current`), and there was one at least.
+    func everyCall(ranOn queue: OperationQueue) -> Bool {
+        state.withLock { state in !state.queues.isEmpty && state.queues.allSatisfy { $0 == ObjectIdentifier(queue) } }
+    }
     /// The `location`s handed to didFinishDownloadingTo (each checked to exist during the call).
     var locations: [URL] { state.withLock { $0.locationsAfterReturn } }
 
     private func record(_ call: Call, _ work: () -> Void = {}) {
         let main = Thread.isMainThread
+        let queue = OperationQueue.current.map(ObjectIdentifier.init)
         state.withLock { state in
+            state.queues.append(queue)
             state.inside += 1
             if state.inside > 1 { state.overlapped = true }
             if main { state.onMainThread = true }

@@ -2,6 +2,7 @@ import DemoCatalog
 import Foundation
 import TestSupport
 import Testing
+import Transfers
 
 @testable import TransferEngine
 
@@ -46,8 +47,32 @@ struct ResumableURLSessionTests {
                     #expect(recorder.locations.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
                     #expect(!recorder.overlapped)
                     #expect(!recorder.calledOnMainThread)
+                    // The session's own queue, as `delegateQueue` names it (none was given).
+                    #expect(recorder.everyCall(ranOn: session.delegateQueue))
                     #expect(await session.allTasks.isEmpty)
                 }
+            }
+        }
+    }
+
+    @Test("every delegate call runs on the delegate queue that was given (OperationQueue.current), a serial one")
+    func givenDelegateQueue() async throws {
+        try await withDemoCatalog { _, base in
+            try await withTemporaryDirectory { folder in
+                let configuration = ResumableURLSessionConfiguration.default
+                configuration.stateDirectory = folder.appendingPathComponent("state")
+                let queue = OperationQueue()
+                queue.name = "the app's delegate queue"
+                queue.maxConcurrentOperationCount = 1
+                let recorder = DelegateRecorder()
+                let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: queue)
+                defer { session.invalidateAndCancel() }
+                #expect(session.delegateQueue === queue)
+                let tasks = [1001, 1002, 1003].map { session.downloadTask(with: previewURL(base, $0)) }
+                tasks.forEach { $0.resume() }
+                for task in tasks { #expect(await recorder.completion(of: task) == nil) }
+                #expect(recorder.everyCall(ranOn: queue))
+                #expect(!recorder.everyCall(ranOn: OperationQueue.main))
             }
         }
     }

@@ -63,6 +63,62 @@ struct ResumeDataInputTests {
         }
     }
 
+    @Test(
+        "resume data naming a destination or a partial file outside the state folder is refused, whatever the other names; nothing outside is touched"
+    )
+    func outsideTheStateFolder() async throws {
+        try await withTemporaryDirectory { folder in
+            let state = folder.appendingPathComponent("state")
+            let (valid, inside) = try resumeData(
+                url: URL(string: "http://127.0.0.1:9/a.wav")!, state: state, bytes: 4, validator: Validator(etag: "\"v1\""))
+            let insidePart = URL(fileURLWithPath: inside.path + ".part")
+            try Data("part".utf8).write(to: insidePart)
+            let outside = folder.appendingPathComponent("outside", isDirectory: true)
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            let victim = outside.appendingPathComponent("victim.download")
+            try Data("precious".utf8).write(to: victim)
+            try Data("precious part".utf8).write(to: URL(fileURLWithPath: victim.path + ".part"))
+            // A folder inside the state folder that is a link to the outside one.
+            let linked = inside.deletingLastPathComponent().appendingPathComponent("linked")
+            try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: outside)
+            // A partial file inside that is a link to a file outside.
+            let linkedPart = inside.deletingLastPathComponent().appendingPathComponent("link.download.part")
+            try FileManager.default.createSymbolicLink(at: linkedPart, withDestinationURL: victim)
+            let traversal = inside.deletingLastPathComponent().appendingPathComponent("../../../outside/victim.download")
+            let cases: [(String, URL, URL)] = [
+                ("a destination outside, its partial file inside", victim, insidePart),
+                ("a destination inside, its partial file outside", inside, URL(fileURLWithPath: victim.path + ".part")),
+                ("both outside, named alike", victim, URL(fileURLWithPath: victim.path + ".part")),
+                ("both through '..' to the outside", traversal, URL(fileURLWithPath: traversal.path + ".part")),
+                (
+                    "both in a linked folder", linked.appendingPathComponent("victim.download"),
+                    URL(fileURLWithPath: linked.appendingPathComponent("victim.download").path + ".part")
+                ),
+                (
+                    "a partial file that is a link", inside.deletingLastPathComponent().appendingPathComponent("link.download"),
+                    linkedPart
+                ),
+            ]
+            for (what, destination, partial) in cases {
+                var forged = valid
+                forged.destination = destination
+                forged.partialFile = partial
+                let error = try #require(try await failure(try forged.encoded(), in: folder), "\(what): accepted")
+                #expect(error.code == .cannotDecodeRawData, "\(what)")
+                #expect(error.localizedDescription.contains("names a file outside this session's folder"), "\(what)")
+            }
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+            #expect(try String(contentsOf: URL(fileURLWithPath: victim.path + ".part"), encoding: .utf8) == "precious part")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted()
+                    == ["victim.download", "victim.download.part"])
+            // The control: the resume data as the session made it is taken (its task then fails
+            // on the refused connection, not on the data).
+            let taken = try await failure(try valid.encoded(), in: folder)
+            #expect(taken?.localizedDescription.contains("outside this session's folder") != true)
+        }
+    }
+
     @Test("resume data whose partial file is gone downloads the file whole from the URL it names")
     func partialFileGone() async throws {
         try await withDemoCatalog { catalog, base in

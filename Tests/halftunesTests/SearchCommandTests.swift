@@ -139,3 +139,23 @@ private func results(_ stdout: String) -> [[String: Any]]? {
     let object = try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
     return object?["v"] as? Int == 1 ? object?["results"] as? [[String: Any]] : nil
 }
+
+/// The catalog's rate limit on the command line: exit 6 and a line that says to wait, for a search
+/// and for a download alike — never exit 3 ("not found").
+@Suite("halftunes over a rate-limited catalog", .timeLimit(.minutes(1)))
+struct RateLimitedCommandTests {
+    @Test("search and download exit 6 with one line that says the catalog asks to wait")
+    func rateLimited() async throws {
+        try await withRateLimitedCatalog { limited in
+            try await withTemporaryDirectory { home in
+                for arguments in [["search", "love"], ["download", "1001"]] {
+                    let result = try await runHalftunes(arguments, home: home, catalog: limited)
+                    #expect(result.status == 6, "\(arguments): \(result.status) \(result.stderr)")
+                    let lines = result.stderr.split(separator: "\n")
+                    #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+                    #expect(result.stderr.lowercased().contains("wait") || result.stderr.lowercased().contains("rate"))
+                }
+            }
+        }
+    }
+}
