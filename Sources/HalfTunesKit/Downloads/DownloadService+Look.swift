@@ -11,4 +11,25 @@ extension DownloadService {
             DownloadTag(transfer.tag).flatMap { listed($0.track, transfer.progress) }
         }
     }
+
+    /// The library file of a track, if downloaded. Always inside the library folder.
+    public func file(of trackID: Int) throws -> URL? {
+        try library.item(id: trackID).map(library.url(of:))
+    }
+
+    /// The partial file of a download in flight with bytes on disk, to play before it ends (read
+    /// it, never write it); `nil` when the track is not downloading or nothing has arrived yet.
+    public func partialFile(trackID: Int) async -> URL? {
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
+            transfer.state != .completed, transfer.state != .cancelled, transfer.receivedBytes > 0
+        else { return nil }
+        return transfer.partialFile
+    }
+
+    /// Whether a track is still on its way: queued, downloading or paused (not failed, not
+    /// cancelled, not yet in the library).
+    public func isUnderway(trackID: Int) async -> Bool {
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id) else { return false }
+        return [.queued, .running, .paused].contains(transfer.state)
+    }
 }

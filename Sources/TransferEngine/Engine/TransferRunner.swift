@@ -140,7 +140,7 @@ struct TransferRunner: Sendable {
         }
     }
 
-    private enum AttemptResult {
+    enum AttemptResult {
         case completed(Int64)
         case failed(TransferError)
         case stopped
@@ -251,59 +251,6 @@ struct TransferRunner: Sendable {
         case .write:
             return .restart("unexpected decision")
         }
-    }
-
-    /// Cuts the partial file at `length` bytes, lets the finisher make its finished version, and
-    /// flushes (unless told not to) and renames the result into place.
-    ///
-    /// With a finisher, the partial file stays as it is until the finished version is in place,
-    /// and goes after: a crash at any point leaves either the complete partial file (finished
-    /// again on resume) or the finished file.
-    private func finish(_ job: TransferJob, file open: PartialFile? = nil, length: Int64) async -> AttemptResult {
-        do throws(TransferError) {
-            let file: PartialFile
-            if let open {
-                file = open
-            } else {
-                file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
-            }
-            guard let finisher else {
-                try await file.finish(at: job.destinationPath, folders: folders)
-                return .completed(length)
-            }
-            // The partial file stays open: when the finisher declines, it goes into place as it is.
-            let replacement = job.destinationPath + ".finishing"
-            // A replacement can be left over only beside a partial file made before this attempt
-            // (a finisher stopped by a crash); one this attempt made has none to look for.
-            let leftover = !file.created
-            if leftover { PartialFile.remove(replacement) }
-            // Paths: a finisher that works with paths (the tagger) makes no URL per download.
-            let download = CompletedDownload(
-                transferID: job.id, tag: job.tag, filePath: job.partialPath, replacementPath: replacement,
-                destinationPath: job.destinationPath)
-            let finished = await finisher(download)
-            if Task.isCancelled {
-                // Paused or closed while finishing: the complete partial file stays, and is
-                // finished again when the transfer resumes (the server then has no byte to send).
-                file.close()
-                PartialFile.remove(replacement)
-                return .stopped
-            }
-            if finished, PartialFile.length(at: replacement) > 0 {
-                file.close()
-                try await FinishedFile.move(
-                    replacement, to: job.destinationPath, flushing: durability.flushes, folders: folders)
-                unlink(job.partialPath)
-            } else {
-                // A finisher that declines leaves nothing (``TransferFinisher``); one that said
-                // it wrote a replacement and left none or an empty one is tidied after.
-                if leftover || finished { PartialFile.remove(replacement) }
-                try await file.finish(at: job.destinationPath, folders: folders)
-            }
-        } catch {
-            return .failed(error)
-        }
-        return .completed(length)
     }
 
     private func failure(_ error: any Error, job: TransferJob, validator: Validator?) -> AttemptResult {
