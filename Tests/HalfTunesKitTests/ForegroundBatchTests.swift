@@ -20,12 +20,14 @@ struct ForegroundBatchTests {
         let listings = Atomic(0)
         private let downloaded: Bool
 
-        init(scripts: [[[DownloadEvent]]], downloadedByListing: Bool) {
+        let owner: DownloadOwner
+        let paused = Mutex<[Int]>([])
+
+        init(scripts: [[[DownloadEvent]]], downloadedByListing: Bool, ownedHere: Bool = false) {
             self.scripts = Mutex(scripts)
             downloaded = downloadedByListing
+            owner = ownedHere ? .thisProcess : .server(url: URL(string: "http://127.0.0.1:9")!, pid: 1)
         }
-
-        var owner: DownloadOwner { .server(url: URL(string: "http://127.0.0.1:9")!, pid: 1) }
 
         func document(_ state: DownloadState) -> DownloadDocument {
             DownloadDocument(
@@ -54,7 +56,10 @@ struct ForegroundBatchTests {
         func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
             throw Self.unused
         }
-        func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
+        func pause(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
+            paused.withLock { $0.append(trackID) }
+            return document(.paused)
+        }
         func resume(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { throw Self.unused }
         func cancel(_ trackID: Int) async throws(DownloadError) { throw Self.unused }
         func remove(_ trackID: Int) async throws(DownloadError) { throw Self.unused }
@@ -121,5 +126,30 @@ struct ForegroundBatchTests {
         await #expect(throws: DownloadError.self) { try await run(control) }
         // Three streams in a row that ended with nothing (the first of them the first stream).
         #expect(control.subscriptions.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("Ctrl-C on a terminal: the downloads are paused, drawn as paused (no speed, no time left), the note below")
+    func interruptedOnATerminal() async throws {
+        let control = ScriptedControl(scripts: [], downloadedByListing: false, ownedHere: true)
+        let output = Output()
+        let buffer = BufferedOutput { text in output.lines.withLock { $0.append(text) } }
+        let display = ProgressDisplay(mode: .terminal, columns: { 80 }, rows: { 24 }, write: buffer.append, warn: { _ in })
+        let (inputs, feed) = AsyncStream<ForegroundBatch.Input>.makeStream()
+        feed.yield(.events([.stateChanged(trackID: 1001, state: .downloading)]))
+        feed.yield(.events([.progress(trackID: 1001, received: 400_000, expected: 1_000_000)]))
+        feed.yield(.interrupt)
+        let outcome = try await ForegroundBatch(
+            control: control, feed: BatchFeed([1001]), display: display, output: buffer, start: control.start
+        ).run(inputs)
+        #expect(outcome == .interrupted)
+        #expect(control.paused.withLock { $0 } == [1001])
+        let text = output.lines.withLock { $0.joined() }
+        #expect(text.hasSuffix("Paused. Run the same command again to resume.\n"), "\(text.suffix(300).debugDescription)")
+        // The last drawing (after the last move up over the one before), then the note below it.
+        let lastMove = text.range(of: "\u{1B}\\[[0-9]+F", options: [.regularExpression, .backwards])
+        let note = try #require(text.range(of: "Paused. Run the same command again", options: .backwards))
+        let frame = String(text[(lastMove?.upperBound ?? text.startIndex)..<note.lowerBound])
+        #expect(frame.contains("Love in the Harbour — Paused"), "\(frame.debugDescription)")
+        #expect(!frame.contains("left") && !frame.contains("/s"), "\(frame.debugDescription)")
     }
 }

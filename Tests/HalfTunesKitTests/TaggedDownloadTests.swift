@@ -11,8 +11,8 @@ import Testing
 /// local server, tags and covers read back by ffprobe, audio compared by ffmpeg.
 @Suite(
     "Tagged downloads", .timeLimit(.minutes(1)),
-    .enabled(
-        if: MediaFixtures.available && FFmpeg.available, "needs ../shared/fixtures/media and ffmpeg (apt-get install ffmpeg)"))
+    .enabled(if: MediaFixtures.available, "../shared/fixtures/media (the media fixtures beside the checkout) is absent"),
+    .enabled(if: FFmpeg.available, "needs ffprobe and ffmpeg (apt-get install ffmpeg)"))
 struct TaggedDownloadTests {
     /// A store: previews of every shape, artwork in both renditions, counted requests.
     final class Store: Sendable {

@@ -6,9 +6,8 @@ import Testing
 
 /// Tags written by MediaTags, read back by ffprobe (Debian's ffmpeg), never by our own parser.
 @Suite(
-    .enabled(
-        if: MediaFixtures.available && FFmpeg.available,
-        "needs ../shared/fixtures/media and ffprobe/ffmpeg (apt-get install ffmpeg)"))
+    .enabled(if: MediaFixtures.available, "../shared/fixtures/media (the media fixtures beside the checkout) is absent"),
+    .enabled(if: FFmpeg.available, "needs ffprobe and ffmpeg (apt-get install ffmpeg)"))
 struct TagWritingTests {
     /// Names with what breaks naive writers: non-ASCII, quotes, a slash, an ampersand.
     static let tags = TrackTags(

@@ -126,15 +126,19 @@ public final class ForegroundBatch {
         output.flush()
     }
 
-    /// Pauses this process's downloads, or leaves a server's running, and says which.
+    /// Pauses this process's downloads (shown as paused), or leaves a server's running, and says
+    /// which on a line below the display.
     func interrupt() async {
         switch control.owner {
         case .thisProcess:
-            for id in pending { _ = try? await control.pause(id) }
-            display.note("Paused. Run the same command again to resume.")
+            for id in pending.sorted() where (try? await control.pause(id)) != nil {
+                display.show(.stateChanged(trackID: id, state: .paused))
+            }
+            display.end(note: "Paused. Run the same command again to resume.")
         case .server(_, let pid):
-            display.note("Still downloading in halftunes serve (process \(pid)); `halftunes list` shows how far.")
+            display.end(note: "Still downloading in halftunes serve (process \(pid)); `halftunes list` shows how far.")
         }
+        output.flush()
     }
 
     /// The inputs of a batch on `control`: its event batches — a stream that ends while the batch

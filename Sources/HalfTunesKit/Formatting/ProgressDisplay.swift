@@ -199,6 +199,19 @@ public final class ProgressDisplay {
         }
     }
 
+    /// Ends the display with a line below it: on a terminal the tracks are drawn once more as they
+    /// stand (paused ones without speed or time left), and the line goes after them.
+    public func end(note text: String) {
+        switch mode {
+        case .terminal:
+            redraw(force: true)
+            drawn = 0
+            write(ProgressLine.status(text, width: columns() ?? 80) + "\n")
+        case .plain: write(text + "\n")
+        case .json: warn(text)
+        }
+    }
+
     /// Draws the summaries not yet shown, then the lines of tracks still going and the total, over
     /// what was drawn before (at most ten times a second, unless forced).
     private func redraw(force: Bool) {

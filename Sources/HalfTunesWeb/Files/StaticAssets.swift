@@ -1,6 +1,6 @@
 import Foundation
 
-/// The page's files (HTML, JS modules, CSS), read once from the package's resources. Served by
+/// The page's files (HTML, JS modules, CSS, its icon), read once from the package's resources. Served by
 /// name from this fixed set, so no request can reach any other file.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
@@ -13,6 +13,7 @@ struct StaticAssets: Sendable {
     static func load() throws -> StaticAssets {
         let types = [
             "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+            "svg": "image/svg+xml",
         ]
         guard let folder = Bundle.module.url(forResource: "Static", withExtension: nil) else {
             throw WebAppError("the web page's files are missing from the build")

@@ -69,10 +69,14 @@ final class PartialFile {
         length += Int64(buffer.readableBytes)
     }
 
-    /// Flushes an open file's data to the device (fdatasync: the data and the length, not the
+    /// Flushes an open file's data to the device (on Linux fdatasync: the data and the length, not the
     /// timestamps). Safe from any thread while the file stays open.
     static func sync(descriptor: Int32, path: String) throws(TransferError) {
-        guard fdatasync(descriptor) == 0 else { throw error("flush", path) }
+        #if os(Linux)
+            guard fdatasync(descriptor) == 0 else { throw error("flush", path) }
+        #else
+            guard fsync(descriptor) == 0 else { throw error("flush", path) }
+        #endif
     }
 
     /// Flushes a closed partial file's bytes to the device (nothing to do when it does not exist).

@@ -11,7 +11,8 @@ export function bytes(count) {
 
 /** "12.3% of 1.1 MB", or the bytes so far when the size is not known. */
 export function progressText(item) {
-  if (!item.expectedBytes) return bytes(item.receivedBytes || 0);
+  // Started, nothing received yet: what the command line says too.
+  if (!item.expectedBytes) return item.receivedBytes ? bytes(item.receivedBytes) : "Starting";
   const percent = Math.min(100, (item.receivedBytes * 100) / item.expectedBytes);
   return `${(Math.round(percent * 10) / 10).toFixed(1)}% of ${bytes(item.expectedBytes)}`;
 }

@@ -72,9 +72,12 @@ export function render() {
   $("#library-status").textContent = kept === 0 ? "Nothing downloaded yet." : "No tracks match the filter.";
   const all = totals.count - (pending ? 1 : 0);
   const size = totals.bytes - (pending ? pending.item.receivedBytes || 0 : 0);
-  const summary = all ? `${count(all, "track", "tracks")}, ${bytes(Math.max(0, size))}` : "";
-  $("#library-summary").textContent = filtering() && $("#library-filter").value.trim()
-    ? `${shown.length} of ${summary}` : summary;
+  const filtered = filtering() && $("#library-filter").value.trim();
+  // Filtered, the size is the shown tracks' own, not the whole library's.
+  const shownSize = shown.reduce((sum, item) => sum + (item.receivedBytes || 0), 0);
+  $("#library-summary").textContent = !all ? ""
+    : filtered ? `${shown.length} of ${count(all, "track", "tracks")}, ${bytes(shownSize)}`
+    : `${count(all, "track", "tracks")}, ${bytes(Math.max(0, size))}`;
   $("#library-more").hidden = !next || filtering();
 }
 
