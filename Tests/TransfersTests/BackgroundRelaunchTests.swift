@@ -45,7 +45,18 @@ struct BackgroundRelaunchTests {
                 let recorder = DelegateRecorder()
                 let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
                 defer { session.invalidateAndCancel() }
-                _ = await recorder.first { if case .backgroundEventsFinished = $0 { true } else { false } }
+                // Bounded: a session that never makes the call fails the test instead of hanging it.
+                let (came, signal) = AsyncStream<Bool>.makeStream()
+                Task {
+                    _ = await recorder.first { if case .backgroundEventsFinished = $0 { true } else { false } }
+                    signal.yield(true)
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(60))
+                    signal.yield(false)
+                }
+                var signals = came.makeAsyncIterator()
+                try #require(await signals.next() == true, "urlSessionDidFinishEvents never came")
                 let tasks = await session.allTasks
                 #expect(
                     Set(tasks.map(\.taskIdentifier)) == [3], "only the suspended task is left: \(tasks.map(\.taskIdentifier))")
