@@ -25,8 +25,9 @@ struct HalfTunes: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command line, with long runs of track ids joined first (see ``TrackIDCompaction``).
+    /// Runs the command line, with long runs of track ids joined first (see ``TrackIDCompaction``)
+    /// and usage errors said in one style (``UsageErrors``).
     static func main() async {
-        await main(TrackIDCompaction.compact(Array(CommandLine.arguments.dropFirst())))
+        await UsageErrors.run(TrackIDCompaction.compact(Array(CommandLine.arguments.dropFirst())))
     }
 }

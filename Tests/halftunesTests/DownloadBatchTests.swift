@@ -44,19 +44,47 @@ struct DownloadBatchTests {
         }
     }
 
-    @Test("an id the catalog lacks in a later slice: the ones queued before it finish, then exit 3")
-    func refusedSlice() async throws {
+    @Test("an id the catalog lacks in a later slice: named, the ids before and after it download, then exit 3")
+    func unknownInLaterSlice() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                // A limit of 2: slices of one id, [1011] then [424242], which stops the feeding.
+                // A limit of 2: slices of one id, [1011], [424242], [1012].
                 let result = try await runHalftunes(
                     ["download", "--json", "--no-tags", "--queue-limit", "2", "1011", "424242", "1012"], home: home,
                     catalog: url)
                 #expect(result.status == 3)
-                #expect(result.stderr == "halftunes: the catalog has no track 424242\n")
+                #expect(
+                    result.stderr
+                        == "halftunes: Track 424242 — not in the catalog\nhalftunes: the catalog has no track 424242\n")
                 #expect(events(result.stdout).contains { $0 == ("completed", 1011) })
-                #expect(filesIn(home.appendingPathComponent("library")).count == 1)
-                #expect(catalog.previewRequests.map(\.trackId) == [1011])
+                #expect(events(result.stdout).contains { $0 == ("completed", 1012) })
+                #expect(filesIn(home.appendingPathComponent("library")).count == 2)
+                #expect(catalog.previewRequests.map(\.trackId).sorted() == [1011, 1012])
+            }
+        }
+    }
+
+    @Test("known and unknown ids in one slice, here and through serve: the known download, the unknown are named, exit 3")
+    func unknownBesideKnown() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let here = try await runHalftunes(["download", "1005", "99999"], home: home, catalog: url)
+                #expect(here.status == 3)
+                #expect(here.stdout.contains("Track 99999 — not in the catalog\n"))
+                #expect(here.stdout.contains("Lighthouse Keeper — done → "))
+                #expect(here.stderr == "halftunes: the catalog has no track 99999\n")
+                let server = try ChildProcess(
+                    try BuiltProducts.halftunes, ["serve", "--port", "0"],
+                    environment: halftunesEnvironment(home: home, catalog: url))
+                _ = await server.waitForLine { $0.contains("http://127.0.0.1:") ? true : nil }
+                let served = try await runHalftunes(["download", "99998,1006,99997"], home: home, catalog: url)
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+                #expect(served.status == 3, "\(served.stderr)")
+                #expect(served.stdout.contains("Track 99998 — not in the catalog\nTrack 99997 — not in the catalog\n"))
+                #expect(served.stderr == "halftunes: the catalog has no track 99998, 99997\n")
+                #expect(filesIn(home.appendingPathComponent("library")).count == 2)
+                #expect(catalog.previewRequests.map(\.trackId).sorted() == [1005, 1006])
             }
         }
     }
@@ -101,13 +129,13 @@ struct DownloadBatchTests {
         }
     }
 
-    @Test("--queue-limit must be positive: a one-line usage error")
+    @Test("--queue-limit must be positive: a usage error that names the value")
     func badLimit() async throws {
         try await withTemporaryDirectory { home in
             let result = try await runHalftunes(
                 ["download", "--queue-limit", "0", "1011"], home: home, catalog: URL(string: "http://127.0.0.1:9")!)
             #expect(result.status == 64)
-            #expect(result.stderr.contains("--queue-limit is a positive number"))
+            #expect(result.stderr.hasPrefix("halftunes: the value '0' is invalid for '--queue-limit <n>': a whole number of at least 1\n"))
         }
     }
 }

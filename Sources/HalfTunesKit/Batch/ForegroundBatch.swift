@@ -5,9 +5,11 @@ import Foundation
 /// events missed while a stream was away are read from the listing, and an interrupt pauses this
 /// process's downloads (a server's go on).
 ///
-/// A slice that cannot start (an id the catalog does not have, say) ends the feeding: the
-/// downloads already started go on, and its error is thrown at the end — at once when it is the
-/// first slice. Used from one task.
+/// Ids the catalog does not have are named as they are met and left out, and the rest go on (as
+/// curl and aria2 go on with the rest of a list); the batch then ends by throwing
+/// ``DownloadError/unknownTracks(_:)`` with them, unless a download failed. A slice that cannot
+/// start for another reason ends the feeding: the downloads already started go on, and its error
+/// is thrown at the end — at once when it is the first slice. Used from one task.
 public final class ForegroundBatch {
     /// What the batch waits for.
     public enum Input: Sendable {
@@ -36,6 +38,8 @@ public final class ForegroundBatch {
     public private(set) var pending = Set<Int>()
     private var refused: (any Error)?
     private var failed = 0
+    /// The ids the catalog does not have, in the order met.
+    public private(set) var unknown: [Int] = []
 
     /// - Parameters:
     ///   - output: Where `display` writes; flushed after each step, so a step's lines go out in one write.
@@ -54,7 +58,8 @@ public final class ForegroundBatch {
     /// Starts the batch and follows it to its end through `inputs`.
     ///
     /// - Throws: The error of a slice that could not start; ``DownloadError`` `.upstreamFailure`
-    ///   when the inputs end with downloads unfinished.
+    ///   when the inputs end with downloads unfinished; ``DownloadError/unknownTracks(_:)`` when
+    ///   some ids were not in the catalog and no download failed.
     public func run(_ inputs: AsyncStream<Input>) async throws -> Outcome {
         defer { output.flush() }
         display.expect(feed.ids.count)
@@ -79,6 +84,7 @@ public final class ForegroundBatch {
                 "lost the download events with \(pending.count + feed.remaining) download(s) unfinished; "
                     + "halftunes list shows them")
         }
+        if failed == 0, !unknown.isEmpty { throw DownloadError.unknownTracks(unknown) }
         return .finished(failed: failed)
     }
 
@@ -86,7 +92,7 @@ public final class ForegroundBatch {
     func startSlices() async throws {
         while refused == nil, let slice = feed.nextSlice(unfinished: pending.count) {
             let documents: [DownloadDocument]
-            do { documents = try await start(Array(slice)) } catch {
+            do { documents = try await startKnown(Array(slice)) } catch {
                 if slice.startIndex == feed.ids.startIndex { throw error }  // nothing has started
                 refused = error
                 break
@@ -97,6 +103,26 @@ public final class ForegroundBatch {
             }
         }
         output.flush()
+    }
+
+    /// Starts `ids` but those the catalog does not have, which are named on the display and left out.
+    private func startKnown(_ ids: [Int]) async throws -> [DownloadDocument] {
+        var ids = ids
+        while !ids.isEmpty {
+            do { return try await start(ids) } catch let error as DownloadError where error.code == .notFound {
+                let missing = Set(error.trackIDs)
+                let rest = ids.filter { !missing.contains($0) }
+                guard rest.count < ids.count else { throw error }  // not about these ids
+                for id in ids where missing.contains(id) {
+                    unknown.append(id)
+                    // A batch of one has only its error to say.
+                    if feed.ids.count > 1 { display.note("Track \(id) — not in the catalog") }
+                }
+                display.expect(feed.ids.count - unknown.count)
+                ids = rest
+            }
+        }
+        return []
     }
 
     /// Shows events and notes which downloads ended.

@@ -77,9 +77,7 @@ public actor LocalDownloadControl: DownloadControl {
                 for track in try await openCatalog().lookup(ids: Array(missing)) { known[track.id] = track }
             }
             let unknown = trackIDs.filter { known[$0] == nil }
-            guard unknown.isEmpty else {
-                throw DownloadError(.notFound, "the catalog has no track \(unknown.map(String.init).joined(separator: ", "))")
-            }
+            guard unknown.isEmpty else { throw DownloadError.unknownTracks(unknown) }
             var seen = Set<Int>()
             let ordered = trackIDs.filter { seen.insert($0).inserted }.compactMap { known[$0] }
             return try await service.download(ordered).map(DownloadDocument.init)

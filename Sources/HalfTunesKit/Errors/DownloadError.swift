@@ -39,13 +39,23 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
     public let retryAfter: Int?
     /// The engine's or the catalog's own error.
     public let cause: Cause?
+    /// The tracks the error is about, when it is about some and not the others asked for (the ids
+    /// the catalog does not have, of a batch): the rest can go on without them.
+    public private(set) var trackIDs: [Int] = []
 
     /// An error of the app's own.
-    public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil, trackIDs: [Int] = []) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.cause = nil
+        self.trackIDs = trackIDs
+    }
+
+    /// The catalog has none of `ids` (`notFound`, with them as ``trackIDs``).
+    public static func unknownTracks(_ ids: [Int]) -> DownloadError {
+        let list = ids.map(String.init).joined(separator: ", ")
+        return DownloadError(.notFound, "the catalog has no track \(list)", trackIDs: ids)
     }
 
     /// The app's view of an engine failure.

@@ -123,13 +123,16 @@ public struct ErrorDocument: Codable, Sendable, Hashable {
     public var v = wireVersion
     public var code: DownloadError.Code
     public var message: String
+    /// The tracks it is about, when it is about some of those asked for (``DownloadError/trackIDs``).
+    public var trackIds: [Int]?
 
     /// The document of an error.
     public init(_ error: DownloadError) {
         code = error.code
         message = error.message
+        trackIds = error.trackIDs.isEmpty ? nil : error.trackIDs
     }
 
     /// The error it describes.
-    public var error: DownloadError { DownloadError(code, message) }
+    public var error: DownloadError { DownloadError(code, message, trackIDs: trackIds ?? []) }
 }

@@ -39,7 +39,7 @@ extension WebApp {
         case .start:
             let id = try trackID(context)
             guard let document = try await control.start([id]).first else {
-                throw DownloadError(.notFound, "the catalog has no track \(id)")
+                throw DownloadError.unknownTracks([id])
             }
             return try json(document)
         case .pause:

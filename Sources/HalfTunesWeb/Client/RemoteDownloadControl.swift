@@ -134,7 +134,8 @@ public struct RemoteDownloadControl: DownloadControl {
         let body = try? await response.body.collect(upTo: 1 << 20)
         if let body, let document = try? JSONInput.decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
             throw DownloadError(
-                document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
+                document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) },
+                trackIDs: document.trackIds ?? [])
         }
         throw DownloadError(.upstreamFailure, "halftunes serve answered HTTP \(response.status.code)")
     }

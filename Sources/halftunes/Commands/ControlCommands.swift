@@ -5,13 +5,14 @@ import HalfTunesKit
 struct PauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a download.")
 
-    @Argument(help: "The track id.") var id: Int
+    @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            _ = try await homeOptions.withControl(downloading: false) { try await $0.pause(id) }
+            _ = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { try await $0.pause(id) }
             Terminal.write("Paused \(id).\n")
         }
     }
@@ -21,13 +22,14 @@ struct PauseCommand: AsyncParsableCommand {
 struct CancelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a download.")
 
-    @Argument(help: "The track id.") var id: Int
+    @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: false) { try await $0.cancel(id) }
+            try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { try await $0.cancel(id) }
             Terminal.write("Cancelled \(id).\n")
         }
     }
@@ -38,14 +40,19 @@ struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume", abstract: "Resume a paused or failed download (in the foreground).")
 
-    @Argument(help: "The track id.") var id: Int
+    @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
     @Flag(name: .long, help: "Print NDJSON events instead of progress bars.") var json = false
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var tagging: TaggingOption
+    @OptionGroup var durability: DurabilityOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: true) { control in
+            try await homeOptions.withControl(
+                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved
+            ) { control in
                 try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in
                     [try await control.resume(id)]
                 }
@@ -59,13 +66,14 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a track from the library (deletes its file).")
 
-    @Argument(help: "The track id.") var id: Int
+    @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: false) { try await $0.remove(id) }
+            try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { try await $0.remove(id) }
             Terminal.write("Removed \(id) from the library.\n")
         }
     }

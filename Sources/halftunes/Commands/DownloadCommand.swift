@@ -7,7 +7,8 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download tracks' previews into the library (Ctrl-C pauses; run again to resume).")
 
-    @Argument(help: "Track ids, as `halftunes search` shows them (spaces or commas between them).")
+    @Argument(
+        help: "Track ids, as `halftunes search` shows them (spaces or commas between them).", transform: TrackIDList.parse)
     var ids: [TrackIDList]
 
     /// The ids given, in order.
@@ -20,18 +21,14 @@ struct DownloadCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "At most this many of the ids are looked up and queued at once; the others follow as those finish (a run cut short leaves them to the next run of the same command).",
-            valueName: "n"))
+            valueName: "n"),
+        transform: NumberIn.parser(1...Int.max))
     var queueLimit = BatchFeed.defaultLimit
 
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
     @OptionGroup var durability: DurabilityOption
-
-    func validate() throws {
-        guard trackIDs.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
-        guard queueLimit > 0 else { throw ValidationError("--queue-limit is a positive number") }
-    }
 
     func run() async throws {
         Terminal.bootstrapLogging()

@@ -7,13 +7,14 @@ struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play", abstract: "Play a track, downloaded or downloading (with mpv, ffplay, paplay/aplay or afplay).")
 
-    @Argument(help: "The track id.") var id: Int
+    @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let track = try await homeOptions.withControl(downloading: false) { control in
+            let track = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { control in
                 let track = try await control.playTarget(id)
                 if track.state != .downloaded {
                     Terminal.write("Playing \(DisplayWidth.printable(track.name)) while it downloads\n")

@@ -7,11 +7,12 @@ struct ListCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print the listing as JSON (the API's schema) instead of tables.") var json = false
     @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let listing = try await homeOptions.withControl(downloading: false) { try await $0.listing() }
+            let listing = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { try await $0.listing() }
             Terminal.write(
                 json
                     ? try WireEncoding.line(listing) + "\n"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
+import ITunesSearch
 
 /// `halftunes search TERM`: a table of songs, or JSON with `--json`.
 struct SearchCommand: AsyncParsableCommand {
@@ -11,11 +12,19 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "What to search for (title, artist or album words).")
     var term: [String]
 
-    @Option(name: .long, help: "How many results, 1 to 200.")
+    @Option(name: .long, help: "How many results, 1 to 200.", transform: NumberIn.parser(SearchQuery.limitRange))
     var limit: Int = 50
 
-    @Option(name: .long, help: "Two-letter store country.")
+    @Option(name: .long, help: "Two-letter store country.", transform: Self.country)
     var country: String = "US"
+
+    /// Two ASCII letters.
+    private static func country(_ text: String) throws -> String {
+        guard text.count == 2, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
+            throw ValidationError("a two-letter country code such as US")
+        }
+        return text
+    }
 
     @Flag(name: .long, help: "Print the results as JSON (the API's schema) instead of a table.")
     var json = false

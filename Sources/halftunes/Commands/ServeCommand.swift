@@ -32,16 +32,12 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Run the web app on the offline DemoCatalog (no network needed).")
 
-    @Option(name: .long, help: "Port for the web app (0 picks a free one).")
+    @Option(name: .long, help: "Port for the web app (0 picks a free one).", transform: NumberIn.parser(0...65535))
     var port = 8080
 
     @OptionGroup var throttle: ThrottleOption
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var tagging: TaggingOption
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-    }
 
     func run() async throws {
         Terminal.bootstrapLogging()

@@ -7,19 +7,16 @@ struct TagCommand: AsyncParsableCommand {
         commandName: "tag",
         abstract: "Write title, artist, album, genre, date and cover art into library files (all of them when no id is given).")
 
-    @Argument(help: "Track ids in the library (default: every track in it).")
+    @Argument(help: "Track ids in the library (default: every track in it).", transform: NumberIn.trackID)
     var ids: [Int] = []
 
     @OptionGroup var homeOptions: HomeOptions
-
-    func validate() throws {
-        guard ids.allSatisfy({ $0 > 0 }) else { throw ValidationError("track ids are positive numbers") }
-    }
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: false) { control in
+            try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { control in
                 try await LibraryRetagging.run(ids, control: control) { Terminal.write($0 + "\n") }
             }
         }

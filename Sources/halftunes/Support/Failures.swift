@@ -40,7 +40,14 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         throw error
     } catch {
         let failure = DownloadError(error)
-        Terminal.warn(failure.message)
+        Terminal.warn(failure.message + hint(for: failure))
         throw ExitCode(ExitStatus.of(failure.code))
     }
+}
+
+/// What to do next, after a failure's message, when there is something to say: a catalog out of
+/// reach (offline, as a rule) has the offline demo and `--catalog`.
+func hint(for failure: DownloadError) -> String {
+    guard case .catalog(let cause) = failure.cause, cause.code == .hostUnreachable || cause.code == .timeout else { return "" }
+    return " (offline? `halftunes demo` runs the app on a built-in catalog; --catalog URL or HALFTUNES_CATALOG picks another)"
 }

@@ -4,22 +4,18 @@ import DemoCatalog
 /// `--throttle` and `--fail-previews`: how the DemoCatalog serves previews, to watch progress as on
 /// a slow network or see how a failed download looks.
 struct ThrottleOption: ParsableArguments {
-    @Option(name: .long, help: "Serve previews at most this many bytes per second, to watch progress as on a slow network.")
+    @Option(
+        name: .long, help: "Serve previews at most this many bytes per second, to watch progress as on a slow network.",
+        transform: NumberIn.parser(1000...Int.max))
     var throttle: Int?
 
     @Option(
         name: .customLong("fail-previews"),
         help: ArgumentHelp(
             "Answer every preview request with this HTTP status (400-599), to see how a failed download looks.",
-            valueName: "status"))
+            valueName: "status"),
+        transform: NumberIn.parser(400...599, what: "an HTTP error status"))
     var failPreviews: Int?
-
-    func validate() throws {
-        if let throttle, throttle < 1000 { throw ValidationError("--throttle must be at least 1000 bytes per second") }
-        if let failPreviews, !(400...599).contains(failPreviews) {
-            throw ValidationError("--fail-previews takes an HTTP error status from 400 to 599, not \(failPreviews)")
-        }
-    }
 
     /// Applies the settings to a catalog.
     func apply(to catalog: DemoCatalog) {

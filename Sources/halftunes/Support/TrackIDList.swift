@@ -9,10 +9,18 @@ struct TrackIDList: ExpressibleByArgument {
     init?(argument: String) {
         var values: [Int] = []
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let id = Int(part) else { return nil }
+            guard let id = Int(part), id > 0 else { return nil }
             values.append(id)
         }
         guard !values.isEmpty else { return nil }
         self.values = values
+    }
+
+    /// A transform for `@Argument(transform:)`, saying what a list of ids looks like when it is not one.
+    static func parse(_ text: String) throws -> TrackIDList {
+        guard let list = TrackIDList(argument: text) else {
+            throw NumberIn(description: "track ids are positive whole numbers, with spaces or commas between them")
+        }
+        return list
     }
 }
