@@ -109,6 +109,7 @@ public actor LocalDownloadControl: DownloadControl {
     public func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing {
         try await DownloadError.catching {
             let service: DownloadService
+            if self.service == nil, home.isReadOnly { return try listingBesideOwner(query) }
             do { service = try await openService() } catch let error as TransferError where error.code == .sessionLocked {
                 return try listingBesideOwner(query)
             }
@@ -122,7 +123,8 @@ public actor LocalDownloadControl: DownloadControl {
         }
     }
 
-    /// A listing while another process owns the downloads (a foreground `halftunes download`):
+    /// A listing while another process owns the downloads (a foreground `halftunes download`), or
+    /// of a home this process cannot write:
     /// its downloads as its journal last recorded them, read first as ``listing(_:)`` reads them,
     /// then the library. A track the library has is listed there alone: a completed download
     /// stays in its owner's journal a while after it is filed.
@@ -219,7 +221,10 @@ public actor LocalDownloadControl: DownloadControl {
     /// no lock, so a search or `play` works beside a process that owns the session.
     private func openLibrary() throws -> LibraryStore {
         if let library { return library }
-        let opened = try LibraryStore(path: home.libraryIndex.path, folder: home.library)
+        let opened =
+            home.isReadOnly
+            ? try LibraryStore(readingOnly: home.libraryIndex.path, folder: home.library)
+            : try LibraryStore(path: home.libraryIndex.path, folder: home.library)
         library = opened
         return opened
     }

@@ -42,6 +42,7 @@ public actor DownloadService {
             let what = file == home.root.path ? "is a file, not a folder" : "cannot be made: \(file) is a file, not a folder"
             throw DownloadError(.badInput, "the home \(home.root.path) \(what); choose another with --home or HALFTUNES_HOME")
         }
+        if home.isReadOnly { throw DownloadError.readOnlyHome(home) }
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
         async let opening = LibraryStore.open(path: home.libraryIndex.path, folder: home.library)

@@ -52,6 +52,14 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         self.trackIDs = trackIDs
     }
 
+    /// `home` cannot be written, and what was asked writes (`badInput`: another home is the fix).
+    public static func readOnlyHome(_ home: HalfTunesHome) -> DownloadError {
+        DownloadError(
+            .badInput,
+            "the home \(home.root.path) is read-only; choose another with --home or HALFTUNES_HOME "
+                + "(list, search and play work in this one)")
+    }
+
     /// The catalog has none of `ids` (`notFound`, with them as ``trackIDs``).
     public static func unknownTracks(_ ids: [Int]) -> DownloadError {
         let list = ids.map(String.init).joined(separator: ", ")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ITunesSearch
 import Synchronization
+import TransferEngine
 
 /// A track in the library: its catalog data and the file it was saved to.
 public struct LibraryItem: Sendable, Hashable, Codable {
@@ -29,7 +30,10 @@ public struct LibraryItem: Sendable, Hashable, Codable {
 /// first in that order, pages are cut at a `seq`, and removals leave a tombstone with theirs, so
 /// a client can ask for only what changed since a listing.
 final class LibraryStore: Sendable {
-    let database: DatabasePool
+    let database: any DatabaseWriter
+    /// Whether the store only reads (a home this process cannot write): rows whose files are gone
+    /// are left out of what it answers, not removed.
+    let readOnly: Bool
     let folder: URL
     /// The folder's path, for the stats and names of its files: a file's path is this, a slash
     /// and its name, with no URL made and read back per file.
@@ -116,7 +120,30 @@ final class LibraryStore: Sendable {
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
         }
         database = try DatabasePool(path: path, configuration: configuration)
+        readOnly = false
         try Self.migrator(folder: folder).migrate(database)
+    }
+
+    /// The index at `path` read as it is, writing nothing (no folder made, no migration): for a
+    /// home this process cannot write. With no index there, an empty library.
+    init(readingOnly path: String, folder: URL) throws {
+        self.folder = folder
+        let folderPath = folder.path
+        self.folderPath = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
+        readOnly = true
+        guard FileManager.default.fileExists(atPath: path) else {
+            database = try DatabaseQueue()
+            try Self.migrator(folder: folder).migrate(database)
+            return
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let counter = statements
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
+        }
+        database = try DatabaseQueue(path: DatabaseOpening.readOnlyName(path: path), configuration: configuration)
     }
 
     /// The item for a track, if its file is present, with the file's size as it is now. A row
@@ -238,7 +265,7 @@ final class LibraryStore: Sendable {
     // MARK: - Internals
 
     func forget(_ ids: [Int]) throws {
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty, !readOnly else { return }
         try database.write { db in
             for id in ids where try Row.deleteOne(db, key: id) {
                 try Removal(id: id, seq: try Self.nextSeq(db)).save(db)

@@ -38,6 +38,18 @@ public struct HalfTunesHome: Sendable, Hashable {
     /// The library's index (which track is which file).
     public var libraryIndex: URL { root.appendingPathComponent("library.sqlite") }
 
+    /// Whether this process cannot write the home: the folder (or, before it exists, the nearest
+    /// folder above it), its library or its session is on a read-only file system or not
+    /// writable by this user. Commands that only look (`list`, `search`, `play`) still work then.
+    public var isReadOnly: Bool {
+        var folder = root.path
+        while !FileManager.default.fileExists(atPath: folder), folder != "/" {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        let folders: [String] = [folder] + [library.path, session.path].filter { FileManager.default.fileExists(atPath: $0) }
+        return folders.contains { (path: String) in access(path, W_OK) != 0 }
+    }
+
     private static func expandTilde(_ path: String, environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         let home = environment["HOME"] ?? NSHomeDirectory()

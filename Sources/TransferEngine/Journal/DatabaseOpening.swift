@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Opening a database off Swift's cooperative threads.
 ///
@@ -16,5 +17,18 @@ package enum DatabaseOpening {
             DispatchQueue(label: label).async { continuation.resume(returning: Result { () throws(E) in try open() }) }
         }
         return try opened.get()
+    }
+}
+
+extension DatabaseOpening {
+    /// The name to open the database at `path` by, for reading only: the path itself, or, when its
+    /// folder cannot be written (a read-only file system, another user's folder), an `immutable`
+    /// URI — SQLite could not make the write-ahead log's shared-memory file there, and nothing can
+    /// change the database meanwhile anyway.
+    package static func readOnlyName(path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder.isEmpty ? "." : folder, W_OK) != 0 else { return path }
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["?", "#", "%"])) ?? path
+        return "file:\(escaped)?immutable=1"
     }
 }

@@ -78,7 +78,7 @@ final class TransferJournal: Sendable {
             configuration.label = "halftunes.transfers.look"
             configuration.readonly = true
             configuration.busyMode = .timeout(5)
-            let database = try DatabaseQueue(path: path, configuration: configuration)
+            let database = try DatabaseQueue(path: DatabaseOpening.readOnlyName(path: path), configuration: configuration)
             return try database.read { db in
                 guard try db.tableExists("transfer") else { return [] }
                 return try inQueueOrder(db)
