@@ -3,31 +3,40 @@ import Foundation
 /// Plays a track through the system's audio player (``AudioPlayer``): a downloaded file by its
 /// path, a track still downloading through the player's standard input — the bytes so far, then
 /// the rest as they arrive, as the control streams them.
+///
+/// The player's own output is kept from the terminal unless `verbose` (audio libraries print
+/// dozens of lines when there is no sound card); a player that found no device, or failed, ends
+/// the call with one ``PlaybackFailure`` line that says so.
 public enum TrackPlayback {
     /// Plays the library file of `track` and waits for the player to end.
     ///
     /// - Returns: The player that played it.
-    /// - Throws: ``DownloadError`` when no player is found or the player fails.
+    /// - Throws: ``DownloadError`` when no player is found; ``PlaybackFailure`` when it could not play.
     @discardableResult
-    public static func playFile(of track: DownloadDocument, announce: (AudioPlayer) -> Void) async throws -> AudioPlayer {
+    public static func playFile(
+        of track: DownloadDocument, verbose: Bool = false, announce: (AudioPlayer) -> Void
+    ) async throws -> AudioPlayer {
         let player = try AudioPlayer.find(for: URL(fileURLWithPath: track.file ?? ""))
         announce(player)
         let process = Process()
         process.executableURL = player.executable
         process.arguments = player.arguments
+        let output = verbose ? nil : PlayerOutput()
+        if let output { (process.standardOutput, process.standardError) = (output.pipe, output.pipe) }
         // Waiting through terminationHandler: waitUntilExit spins a run loop at full CPU on Linux.
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        try check(status, of: player)
+        try await check(status, of: player, output: output)
         return player
     }
 
     /// Plays `track`, still downloading, from `control`'s stream of its bytes.
     ///
-    /// - Throws: ``DownloadError`` when no player is found, the stream fails or the player fails.
-    public static func playStreaming(_ track: DownloadDocument, control: any DownloadControl) async throws {
+    /// - Throws: ``DownloadError`` when no player is found or the stream fails; ``PlaybackFailure``
+    ///   when the player could not play.
+    public static func playStreaming(_ track: DownloadDocument, control: any DownloadControl, verbose: Bool = false) async throws {
         // A partial file is named like the finished one, plus ".part".
         let ext =
             track.file.map { URL(fileURLWithPath: $0).deletingPathExtension().pathExtension }
@@ -39,6 +48,8 @@ public enum TrackPlayback {
         process.executableURL = player.executable
         process.arguments = player.arguments
         process.standardInput = input
+        let output = verbose ? nil : PlayerOutput()
+        if let output { (process.standardOutput, process.standardError) = (output.pipe, output.pipe) }
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { finished in
             exited.continuation.yield(finished.terminationStatus)
@@ -53,12 +64,15 @@ public enum TrackPlayback {
         }
         writer.close()
         var statuses = exited.stream.makeAsyncIterator()
-        try check(await statuses.next() ?? 0, of: player)
+        try await check(await statuses.next() ?? 0, of: player, output: output)
     }
 
-    private static func check(_ status: Int32, of player: AudioPlayer) throws(DownloadError) {
-        guard status == 0 else {
-            throw DownloadError(.internalError, "\(player.executable.lastPathComponent) stopped with status \(status)")
+    private static func check(_ status: Int32, of player: AudioPlayer, output: PlayerOutput?) async throws(PlaybackFailure) {
+        let name = player.executable.lastPathComponent
+        if let output {
+            if let failure = await output.failure(status: status, player: name) { throw failure }
+        } else if status != 0 {
+            throw PlaybackFailure(description: "\(name) stopped with status \(status)")
         }
     }
 }

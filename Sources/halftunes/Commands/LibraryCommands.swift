@@ -8,6 +8,7 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play", abstract: "Play a track, downloaded or downloading (with mpv, ffplay, paplay/aplay or afplay).")
 
     @Argument(help: "The track id.", transform: NumberIn.trackID) var id: Int
+    @Flag(name: .long, help: "Let the player's own messages through to the terminal.") var verbose = false
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
 
@@ -18,12 +19,12 @@ struct PlayCommand: AsyncParsableCommand {
                 let track = try await control.playTarget(id)
                 if track.state != .downloaded {
                     Terminal.write("Playing \(DisplayWidth.printable(track.name)) while it downloads\n")
-                    try await TrackPlayback.playStreaming(track, control: control)
+                    try await TrackPlayback.playStreaming(track, control: control, verbose: verbose)
                 }
                 return track
             }
             guard track.state == .downloaded else { return }
-            try await TrackPlayback.playFile(of: track) { player in
+            try await TrackPlayback.playFile(of: track, verbose: verbose) { player in
                 Terminal.write(
                     "Playing \(DisplayWidth.printable(track.name)) — \(DisplayWidth.printable(track.artist)) (\(player.executable.lastPathComponent))\n"
                 )

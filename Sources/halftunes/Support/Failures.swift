@@ -20,6 +20,8 @@ enum ExitStatus {
 
     /// A download failed (its reason was shown with it).
     static let downloadFailed: Int32 = 8
+    /// The audio player could not play (no audio device, or it failed).
+    static let playerFailed: Int32 = 9
     /// Interrupted (Ctrl-C or SIGTERM); what was received is kept.
     static let interrupted: Int32 = 130
 
@@ -28,7 +30,7 @@ enum ExitStatus {
         Exit status: 0 success; 1 internal error; 2 bad input; 3 not found; 4 conflict (not possible \
         in the current state, or the session is in use); 5 the catalog, preview server or halftunes \
         serve failed or is unreachable; 6 rate limited (wait and retry); 7 refused; 8 a download \
-        failed; 64 bad command-line usage; 130 interrupted.
+        failed; 9 the audio player could not play (no audio device); 64 bad command-line usage; 130 interrupted.
         """
 }
 
@@ -38,6 +40,9 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as ExitCode {
         throw error
+    } catch let error as PlaybackFailure {
+        Terminal.warn(error.description)
+        throw ExitCode(ExitStatus.playerFailed)
     } catch {
         let failure = DownloadError(error)
         Terminal.warn(failure.message + hint(for: failure))
