@@ -23,7 +23,7 @@ class Demo:
     def __init__(self, throttle, *options):
         self.home = pathlib.Path(tempfile.mkdtemp(prefix="halftunes-browser-"))
         env = dict(os.environ, HALFTUNES_HOME=str(self.home), HALFTUNES_CATALOG="")
-        speed = ["--throttle", str(throttle)] if throttle else []
+        speed = ["--throttle", str(throttle or 0)]
         self.process = subprocess.Popen(
             [str(BINARY), "demo", "--port", "0", *speed, *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

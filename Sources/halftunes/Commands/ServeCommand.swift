@@ -42,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
-        throttle.apply(to: catalog)
+        throttle.apply(to: catalog, pace: ThrottleOption.demoPace)
         let (demo, demoURL) = catalog.applicationOnFreePort()
         try await reportingFailures {
             try await WebServer.run(
