@@ -20,6 +20,18 @@ public enum DisplayWidth {
         return out + "…"
     }
 
+    /// `path` in at most `columns` columns when it can be: whole, else with its leading folders
+    /// given way to `…` one by one, down to `…/` and the file's name (which may still be wider).
+    public static func fittingPath(_ path: String, in columns: Int) -> String {
+        guard of(path) > columns else { return path }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        for kept in stride(from: parts.count - 1, through: 1, by: -1) {
+            let shortened = "…/" + parts.suffix(kept).joined(separator: "/")
+            if of(shortened) <= columns { return shortened }
+        }
+        return "…/" + (parts.last.map(String.init) ?? path)
+    }
+
     /// `text` padded with spaces to `columns` columns.
     public static func pad(_ text: String, to columns: Int) -> String {
         text + String(repeating: " ", count: max(0, columns - of(text)))

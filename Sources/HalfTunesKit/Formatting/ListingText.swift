@@ -31,8 +31,10 @@ public enum ListingText {
             if !out.isEmpty { out += "\n" }
             let count = listing.libraryCount ?? listing.library.count
             let bytes = listing.libraryBytes ?? listing.library.reduce(0) { $0 + $1.receivedBytes }
-            out +=
-                "Library (\(libraryFolder.path)): \(count == 1 ? "1 track" : "\(count) tracks"), \(ProgressText.bytes(bytes))\n"
+            let totals = "): \(count == 1 ? "1 track" : "\(count) tracks"), \(ProgressText.bytes(bytes))"
+            // On a terminal the heading fits the window: the folder gives way, from the left.
+            let room = maxWidth.map { $0 - 1 - DisplayWidth.of("Library (" + totals) } ?? Int.max
+            out += "Library (" + DisplayWidth.fittingPath(libraryFolder.path, in: room) + totals + "\n"
             out += table.render(
                 [
                     .init("TITLE", shrinks: true), .init("ARTIST", shrinks: true), .init("SIZE", alignsRight: true), .init("ID"),

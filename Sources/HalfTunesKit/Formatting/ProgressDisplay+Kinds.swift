@@ -19,3 +19,18 @@ extension ProgressDisplay {
         }
     }
 }
+
+/// A line printed once, above the rows redrawn in place: words, or words that end in a file's path
+/// (and a note after it). Fitted to the window, the path gives way first, its folders from the
+/// left ("…/library/Artist - Title [1001].m4a"), the file's name last.
+struct SummaryLine {
+    var head: String
+    var path: String?
+    var tail = ""
+
+    /// The line, fitted to a window `width` columns wide.
+    func rendered(width: Int) -> String {
+        guard let path else { return ProgressLine.status(head, width: width) }
+        return ProgressLine.status(head + DisplayWidth.fittingPath(path, in: width - 1 - DisplayWidth.of(head + tail)) + tail, width: width)
+    }
+}

@@ -18,6 +18,8 @@ public final class ProgressDisplay {
         var figures: ProgressLine.Figures?
         /// What its row would show (see ``ProgressLayout``).
         var kind: ProgressLayout.Kind
+        /// The file the text ends with, and what follows it, for a finished one (``SummaryLine``).
+        var file: (path: String, note: String)?
         var finished = false
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
@@ -43,7 +45,7 @@ public final class ProgressDisplay {
     private var trackCount: Int { max(expected, lines.count + finished.count) }
     private var drawn = 0
     /// Lines to print once, above the redrawn ones (finished tracks, notes).
-    private var summaries: [String] = []
+    private var summaries: [SummaryLine] = []
     private var lastDraw = ContinuousClock.now - .seconds(1)
 
     /// A display.
@@ -81,6 +83,7 @@ public final class ProgressDisplay {
         if lines[id] == nil { order.append(id) }
         let line = Line(
             title: DisplayWidth.printable(document.name), text: describe(status), kind: Self.kind(of: status),
+            file: document.state == .downloaded ? status.file.map { ($0.path, "") } : nil,
             finished: document.state == .downloaded || document.state == .failed)
         lines[id] = line
         switch mode {
@@ -145,7 +148,8 @@ public final class ProgressDisplay {
             if mode == .json { emit(WireEvent(event)) }
         case .completed(_, let file, let warning):
             let note = warning.map { " (\($0))" } ?? ""
-            line.text = "done → \(file.path)\(note)"  // a file URL's path is decoded on each read: once here
+            let path = file.path  // a file URL's path is decoded on each read: once here
+            (line.text, line.file) = ("done → \(path)\(note)", (path, note))
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — \(line.text)\n") }
         case .retrying(_, let reason, let delay):
@@ -191,7 +195,7 @@ public final class ProgressDisplay {
     public func note(_ text: String) {
         switch mode {
         case .terminal:
-            summaries.append(text)
+            summaries.append(SummaryLine(head: text))
             redraw(force: true)
         case .plain: write(text + "\n")
         // Standard output stays pure NDJSON of download events; a note is for the person.
@@ -220,7 +224,7 @@ public final class ProgressDisplay {
         lastDraw = now
         let width = columns() ?? 80
         var out = drawn > 0 ? "\u{1B}[\(drawn)F" : ""
-        for text in summaries { out += "\u{1B}[2K" + ProgressLine.status(text, width: width) + "\n" }
+        for summary in summaries { out += "\u{1B}[2K" + summary.rendered(width: width) + "\n" }
         summaries.removeAll()
         let going = order.compactMap { lines[$0] }.filter { !$0.finished }
         let withTotal = trackCount > 1 && !going.isEmpty
@@ -265,9 +269,13 @@ public final class ProgressDisplay {
             width: width, color: color)
     }
 
-    /// The line a finished track leaves: "done  Title — 1.3 MB → path".
-    private func summary(_ line: Line) -> String {
-        "\(line.title) — \(line.text)"
+    /// The line a finished track leaves: "Title — done → path".
+    private func summary(_ line: Line) -> SummaryLine {
+        guard let file = line.file, line.text.hasSuffix(file.path + file.note) else {
+            return SummaryLine(head: "\(line.title) — \(line.text)")
+        }
+        let words = line.text.dropLast(file.path.count + file.note.count)
+        return SummaryLine(head: "\(line.title) — \(words)", path: file.path, tail: file.note)
     }
 
     private func describe(_ status: DownloadStatus) -> String {
