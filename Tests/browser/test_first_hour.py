@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from journey import download_all, search
+from journey import download_all, row, search
 
 
 def test_empty_library_shows_no_sort_or_filter(browser, fast_demo):
@@ -55,3 +55,47 @@ def test_the_page_asks_for_nothing_missing_and_has_an_icon(browser, fast_demo):
     assert page.request.get(page.url.rstrip("/") + icon).status == 200
     page.wait_for_load_state("networkidle")
     assert failed == []
+
+
+def boxes(page, titles, locate):
+    """The bounding box of what `locate(row)` finds in each title's result row."""
+    return {title: locate(row(page, title)).bounding_box() for title in titles}
+
+
+LOVE = ["Love in the Harbour", "Love Letters (Unsent)", "Love Potion 💖"]
+
+
+def test_results_columns_stay_put_and_a_long_reason_takes_one_line(browser, failing_demo):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(failing_demo.url)
+    search(page, "love")
+    expect(page.get_by_role("columnheader", name="Actions")).to_be_visible()
+    expect(page.get_by_role("columnheader", name="Status")).to_be_visible()
+    title_cell = lambda r: r.get_by_role("cell").nth(1)
+    before = boxes(page, LOVE, title_cell)
+    first_button = lambda r: r.get_by_role("button").first
+    row(page, LOVE[0]).get_by_role("button", name=f"Download {LOVE[0]}").click()
+    label = row(page, LOVE[0]).locator(".progress-label")
+    expect(label).to_have_text(re.compile(r"^Failed: .*HTTP 404"), timeout=15_000)
+    after = boxes(page, LOVE, title_cell)
+    for title in LOVE:
+        assert after[title]["x"] == before[title]["x"] and after[title]["width"] == before[title]["width"], title
+        assert after[title]["height"] <= before[title]["height"], f"{title} wraps now"
+    # The reason in one line, all of it in the tooltip (and in the text a screen reader reads).
+    line = page.evaluate("(e) => parseFloat(getComputedStyle(e).lineHeight) || 1.2 * parseFloat(getComputedStyle(e).fontSize)",
+                         label.element_handle())
+    assert label.bounding_box()["height"] < 1.5 * line
+    assert label.get_attribute("title") == label.text_content()
+    # Retry in the failed row starts where Download does in the others.
+    xs = {round(box["x"]) for box in boxes(page, LOVE, first_button).values()}
+    assert len(xs) == 1, xs
+
+
+def test_download_and_play_start_at_the_same_x(browser, fast_demo):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(fast_demo.url)
+    search(page, "love")
+    download_all(page, [LOVE[0]])
+    expect(row(page, LOVE[0]).get_by_role("button", name=f"Play {LOVE[0]}")).to_be_visible()
+    xs = {round(box["x"]) for box in boxes(page, LOVE, lambda r: r.get_by_role("button").first).values()}
+    assert len(xs) == 1, xs

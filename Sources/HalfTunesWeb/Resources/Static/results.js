@@ -50,10 +50,11 @@ function build(item, press) {
     : "";
   const bar = element("progress", { max: "100", "aria-label": `Progress of ${item.name}` });
   const label = element("span", { class: "progress-label" });
-  const buttons = element("div", { class: "actions" }, bar, label, storeLink(item));
+  const status = element("div", { class: "state" }, bar, label);
+  const buttons = element("div", { class: "actions" }, storeLink(item));
   const row = element("tr", { role: "row", "data-track-id": item.id },
     cell("art", art), cell("title", item.name), cell("artist", item.artist), cell("album", item.album || "—"),
-    cell("duration", duration(item.durationMs)), cell("controls", buttons));
+    cell("duration", duration(item.durationMs)), cell("status", status), cell("controls", buttons));
   row.press = (key) => press(key, tracks.get(item.id));
   return row;
 }
@@ -69,7 +70,10 @@ export function updateRow(item) {
   if (item.expectedBytes) bar.value = Math.min(100, (item.receivedBytes * 100) / item.expectedBytes);
   else bar.removeAttribute("value");
   const text = statusText(item);
-  if (label.textContent !== text) label.textContent = text;
+  if (label.textContent !== text) {
+    label.textContent = text;
+    label.title = text; // one line on the page (a long reason is cut): all of it on hover
+  }
   label.classList.toggle("in-library", item.state === "downloaded");
   label.classList.toggle("failed", item.state === "failed");
   setButtons(row.querySelector(".actions"), buttonsFor(item), item.name, row.press);
