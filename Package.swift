@@ -27,10 +27,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
-        // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock.
-        .target(name: "NetworkBasics"),
+        // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock,
+        // trust roots and TLS failures in words.
+        .target(
+            name: "NetworkBasics",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
         .target(
@@ -61,7 +73,7 @@ let package = Package(
         // The URLSession-shaped layer over the engine, which it re-exports: `import Transfers` gives both.
         .target(
             name: "Transfers",
-            dependencies: ["TransferEngine", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TransferEngine", "NetworkBasics", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HalfTunesKit",
@@ -93,6 +105,7 @@ let package = Package(
             name: "DemoCatalog",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -131,6 +144,10 @@ let package = Package(
             dependencies: [
                 "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

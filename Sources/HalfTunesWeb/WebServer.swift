@@ -4,6 +4,7 @@ import ITunesSearch
 import Logging
 import NetworkBasics
 import ServiceLifecycle
+import TransferEngine
 
 /// Runs the web app over a home's downloads until SIGINT or SIGTERM: what `halftunes serve` and
 /// `halftunes demo` are.
@@ -12,16 +13,20 @@ public enum WebServer {
     ///
     /// - Parameters:
     ///   - tagging: Whether finished downloads get their tags and cover.
+    ///   - trustRoots: The certificate authorities previews and covers are fetched trusting.
     ///   - before: Services to run first (the DemoCatalog).
     ///   - say: Where lines for the user go (the URL to open, warnings).
     public static func run(
         home: HalfTunesHome, host: String, port: Int, tagging: TaggingOptions = TaggingOptions(),
-        catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
+        trustRoots: TrustRoots = .system, catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
         before: [any Service] = [], say: @escaping @Sendable (String) -> Void
     ) async throws {
         if let warning = exposureWarning(for: host) { say(warning) }
         let logger = Logger(label: "halftunes.serve")
-        let service = try await DownloadService.open(home: home, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        var configuration = TransferSessionConfiguration()
+        configuration.trustRoots = trustRoots
+        let service = try await DownloadService.open(
+            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
         let launcher = Launcher(
             service: service, home: home, host: host, port: port, catalogConfiguration: catalogConfiguration, say: say,
             logger: logger)

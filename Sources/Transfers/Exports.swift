@@ -2,3 +2,5 @@
 // engine under it (TransferSession, the journal, ResumeData), which lives in a module of its own so
 // that programs using only the engine do not link FoundationNetworking.
 @_exported import TransferEngine
+
+@_exported import struct NetworkBasics.TrustRoots

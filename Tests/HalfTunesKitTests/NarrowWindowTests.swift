@@ -24,7 +24,8 @@ struct NarrowWindowTests {
     @Test("the done line of a finished download keeps the file's name whole at 80 columns")
     func doneLine() throws {
         var writes: [String] = []
-        let display = ProgressDisplay(mode: .terminal, columns: { 80 }, rows: { 24 }, write: { writes.append($0) }, warn: { _ in })
+        let display = ProgressDisplay(
+            mode: .terminal, columns: { 80 }, rows: { 24 }, write: { writes.append($0) }, warn: { _ in })
         display.add(
             DownloadDocument(
                 DownloadStatus(

@@ -11,7 +11,8 @@ public enum ReadOnlyMount {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ro-probe-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (program, arguments) = command(folder, URL(fileURLWithPath: "/bin/sh"), ["-c", "! touch \"$0/x\" 2>/dev/null", folder.path])
+        let (program, arguments) = command(
+            folder, URL(fileURLWithPath: "/bin/sh"), ["-c", "! touch \"$0/x\" 2>/dev/null", folder.path])
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -24,7 +25,9 @@ public enum ReadOnlyMount {
     /// The program and arguments that run `executable arguments` with `folder` read-only.
     public static func command(_ folder: URL, _ executable: URL, _ arguments: [String]) -> (URL, [String]) {
         let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
-        return (URL(fileURLWithPath: "/usr/bin/unshare"), ["-r", "-m", "sh", "-c", script, folder.path, executable.path] + arguments)
+        return (
+            URL(fileURLWithPath: "/usr/bin/unshare"), ["-r", "-m", "sh", "-c", script, folder.path, executable.path] + arguments
+        )
     }
 
     /// Runs `executable arguments` to the end with `folder` read-only.

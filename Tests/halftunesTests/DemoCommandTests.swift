@@ -20,8 +20,9 @@ struct DemoCommandTests {
             #expect(result.status == 0, "\(result.stderr)")
             let file = try #require(
                 try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("library").path).first)
-            let bytes = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("library/\(file)").path)[
-                .size] as? Int
+            let bytes =
+                try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("library/\(file)").path)[
+                    .size] as? Int
             return (try #require(bytes), seconds)
         }
     }

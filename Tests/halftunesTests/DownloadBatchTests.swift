@@ -135,7 +135,9 @@ struct DownloadBatchTests {
             let result = try await runHalftunes(
                 ["download", "--queue-limit", "0", "1011"], home: home, catalog: URL(string: "http://127.0.0.1:9")!)
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("halftunes: the value '0' is invalid for '--queue-limit <n>': a whole number of at least 1\n"))
+            #expect(
+                result.stderr.hasPrefix(
+                    "halftunes: the value '0' is invalid for '--queue-limit <n>': a whole number of at least 1\n"))
         }
     }
 }

@@ -104,7 +104,9 @@ struct PlayCommandTests {
                     try BuiltProducts.halftunes, ["play", "1002"], environment: environment(home, catalog: url, path: path))
                 #expect(play.status == 9)
                 #expect(play.stdout == "Playing Paper Boats — The Paper Lanterns (\(player))\n")
-                #expect(play.stderr == "halftunes: no audio device found: \(player) could not open one (--verbose shows what it said)\n")
+                #expect(
+                    play.stderr
+                        == "halftunes: no audio device found: \(player) could not open one (--verbose shows what it said)\n")
                 let verbose = try await ChildProcess.run(
                     try BuiltProducts.halftunes, ["play", "1002", "--verbose"],
                     environment: environment(home, catalog: url, path: path))
@@ -126,7 +128,8 @@ struct PlayCommandTests {
                 #expect(play.status == 9)
                 #expect(
                     play.stderr
-                        == "halftunes: mpv stopped with status 2: Errors when loading file: broken (--verbose shows all it said)\n")
+                        == "halftunes: mpv stopped with status 2: Errors when loading file: broken (--verbose shows all it said)\n"
+                )
             }
         }
     }

@@ -10,7 +10,9 @@ import Testing
 struct ReadOnlyHomeTests {
     private let refusal = "is read-only; choose another with --home or HALFTUNES_HOME (list, search and play work in this one)\n"
 
-    @Test("with a library there: list, search and list --json read it; download, pause, remove, tag and serve refuse in one line, exit 2")
+    @Test(
+        "with a library there: list, search and list --json read it; download, pause, remove, tag and serve refuse in one line, exit 2"
+    )
     func withLibrary() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
@@ -22,7 +24,8 @@ struct ReadOnlyHomeTests {
                 let list = try await ReadOnlyMount.run(home, binary, ["list"], environment: environment)
                 #expect(list.status == 0, "\(list.stderr)")
                 #expect(list.stderr.isEmpty)
-                #expect(list.stdout.contains("2 tracks") && list.stdout.contains("Paper Boats") && list.stdout.contains("Tidewater"))
+                #expect(
+                    list.stdout.contains("2 tracks") && list.stdout.contains("Paper Boats") && list.stdout.contains("Tidewater"))
                 let json = try await ReadOnlyMount.run(home, binary, ["list", "--json"], environment: environment)
                 let library = (ndjson(json.stdout).first?["library"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
                 #expect(library?.sorted() == [1002, 1003])
@@ -31,7 +34,9 @@ struct ReadOnlyHomeTests {
                 #expect(search.stderr.isEmpty)
                 #expect(search.stdout.split(separator: "\n").contains { $0.contains("Paper Boats") && $0.contains("downloaded") })
 
-                for command in [["download", "1004"], ["pause", "1002"], ["remove", "1002"], ["tag"], ["serve", "--port", "0"]] {
+                for command in [
+                    ["download", "1004"], ["pause", "1002"], ["remove", "1002"], ["tag"], ["serve", "--port", "0"],
+                ] {
                     let result = try await ReadOnlyMount.run(home, binary, command, environment: environment)
                     #expect(result.status == 2, "\(command)")
                     #expect(result.stderr == "halftunes: the home \(home.path) " + refusal, "\(command)")

@@ -120,8 +120,14 @@ struct UsageErrorTests {
         "a bad value reads the same whatever the option or the check: the value, what is wanted, the command's help; exit 64",
         arguments: [
             (["search", "x", "--limit", "0"], "the value '0' is invalid for '--limit <limit>': a whole number from 1 to 200"),
-            (["search", "x", "--limit", "abc"], "the value 'abc' is invalid for '--limit <limit>': a whole number from 1 to 200"),
-            (["search", "x", "--country", "USA"], "the value 'USA' is invalid for '--country <country>': a two-letter country code"),
+            (
+                ["search", "x", "--limit", "abc"],
+                "the value 'abc' is invalid for '--limit <limit>': a whole number from 1 to 200"
+            ),
+            (
+                ["search", "x", "--country", "USA"],
+                "the value 'USA' is invalid for '--country <country>': a two-letter country code"
+            ),
             (["pause", "abc"], "the value 'abc' is invalid for '<id>': a track id (a whole number of at least 1)"),
             (["download", "12,x"], "the value '12,x' is invalid for '<ids>': track ids are positive whole numbers"),
             (["serve", "--port", "70000"], "the value '70000' is invalid for '--port <port>': a whole number from 0 to 65535"),
@@ -143,7 +149,9 @@ struct UsageErrorTests {
     func sameOptionsEverywhere() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { home in
-                for command in [["pause", "1002"], ["resume", "1002"], ["cancel", "1002"], ["remove", "1002"], ["play", "1002"]] {
+                for command in [
+                    ["pause", "1002"], ["resume", "1002"], ["cancel", "1002"], ["remove", "1002"], ["play", "1002"],
+                ] {
                     let result = try await ChildProcess.run(
                         try BuiltProducts.halftunes, command + ["--catalog", url.absoluteString, "--home", home.path],
                         environment: [:])

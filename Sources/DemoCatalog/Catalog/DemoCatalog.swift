@@ -29,6 +29,7 @@ public final class DemoCatalog: Sendable {
         var requests: [PreviewRequest] = []
         var lookups: [[Int]] = []
         var bytesSent: [Int: Int] = [:]
+        var artworkRequests = 0
     }
 
     /// A synthesized preview and its validators.
@@ -112,6 +113,11 @@ public final class DemoCatalog: Sendable {
     public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }
 
     func recordLookup(_ ids: [Int]) { state.withLock { $0.lookups.append(ids) } }
+
+    /// Cover-art requests answered so far.
+    public var artworkRequests: Int { state.withLock { $0.artworkRequests } }
+
+    func recordArtworkRequest() { state.withLock { $0.artworkRequests += 1 } }
 
     func countSent(_ bytes: Int, for trackId: Int) { state.withLock { $0.bytesSent[trackId, default: 0] += bytes } }
 

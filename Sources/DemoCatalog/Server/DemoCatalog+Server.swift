@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 extension DemoCatalog {
@@ -8,19 +9,27 @@ extension DemoCatalog {
     /// - Parameters:
     ///   - host: Address to bind; `127.0.0.1` by default.
     ///   - port: Port to bind; `0` picks a free one.
+    ///   - server: How it serves: HTTP/1.1 by default; HTTPS (with HTTP/2) given a TLS builder
+    ///     such as HummingbirdHTTP2's `.http2Upgrade(tlsConfiguration:)`, then with `scheme` "https".
+    ///   - urlName: The host its URLs name (the name its certificate is for); `host` by default.
     ///   - onReady: Called with the catalog's base URL once it listens.
     public func application(
         host: String = "127.0.0.1",
         port: Int = 0,
+        server: HTTPServerBuilder = .http1(),
+        scheme: String = "http",
+        urlName: String? = nil,
         onReady: @escaping @Sendable (URL) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: makeRouter(),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "DemoCatalog"),
             onServerRunning: { [self] channel in
                 let boundPort = channel.localAddress?.port ?? port
-                let urlHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
-                let url = URL(string: "http://\(urlHost):\(boundPort)")!
+                let urlHost =
+                    urlName ?? (host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host))
+                let url = URL(string: "\(scheme)://\(urlHost):\(boundPort)")!
                 setBaseURL(url)
                 logger.info("DemoCatalog listening", metadata: ["url": "\(url)"])
                 await onReady(url)
@@ -95,6 +104,7 @@ extension DemoCatalog {
     }
 
     func artwork(_ request: Request, context: BasicRequestContext) -> Response {
+        recordArtworkRequest()
         guard let id = context.parameters.get("id").flatMap(Int.init), let track = track(id: id),
             let sizeText = context.parameters.get("size"), sizeText.hasSuffix("bb.svg"),
             let size = Int(sizeText.prefix { $0.isNumber }), (1...3000).contains(size)

@@ -283,7 +283,8 @@ public actor LocalDownloadControl: DownloadControl {
 extension LocalDownloadControl {
     /// The control of one command that runs in this process: its catalog keeps no answers (a
     /// command asks nothing twice), and its downloads run only when `downloading` (`download`,
-    /// `resume`; not a command that only looks or edits).
+    /// `resume`; not a command that only looks or edits). Previews and covers are fetched trusting
+    /// what the catalog trusts (``CatalogConfiguration/trustRoots``).
     public static func forCommand(
         home: HalfTunesHome, catalog: CatalogConfiguration, downloading: Bool, tagging: TaggingOptions,
         durability: Durability
@@ -293,6 +294,7 @@ extension LocalDownloadControl {
         var session = TransferSessionConfiguration()
         session.startsTransfers = downloading
         session.durability = durability
+        session.trustRoots = catalog.trustRoots
         return LocalDownloadControl(
             home: home, configuration: session, tagging: tagging,
             catalog: { [catalog] in try ITunesCatalog(configuration: catalog, logger: Logger(label: "halftunes.catalog")) },

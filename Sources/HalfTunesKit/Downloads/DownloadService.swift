@@ -47,7 +47,8 @@ public actor DownloadService {
         // waiting on its own flushes when it is new.
         async let opening = LibraryStore.open(path: home.libraryIndex.path, folder: home.library)
         let tagger = DownloadTagger(
-            options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), logger: logger)
+            options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), trustRoots: configuration.trustRoots,
+            logger: logger)
         var configuration = configuration
         // The service reads no response heads (it ignores `.responded`): none are copied for it.
         configuration.reportsResponses = false

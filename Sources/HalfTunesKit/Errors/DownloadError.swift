@@ -73,7 +73,9 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownTransfer: code = .notFound
         case .invalidState, .sessionLocked: code = .conflict
         case .invalidURL, .invalidRequest, .invalidResumeData: code = .badInput
-        case .httpStatus, .serverUnavailable, .network, .protocolViolation, .tooManyRedirects: code = .upstreamFailure
+        case .httpStatus, .serverUnavailable, .network, .protocolViolation, .tooManyRedirects, .serverCertificateUntrusted,
+            .serverCertificateHasBadDate, .secureConnectionFailed:
+            code = .upstreamFailure
         default: code = .internalError
         }
         self.code = code

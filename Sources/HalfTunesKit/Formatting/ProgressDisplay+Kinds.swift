@@ -31,6 +31,7 @@ struct SummaryLine {
     /// The line, fitted to a window `width` columns wide.
     func rendered(width: Int) -> String {
         guard let path else { return ProgressLine.status(head, width: width) }
-        return ProgressLine.status(head + DisplayWidth.fittingPath(path, in: width - 1 - DisplayWidth.of(head + tail)) + tail, width: width)
+        return ProgressLine.status(
+            head + DisplayWidth.fittingPath(path, in: width - 1 - DisplayWidth.of(head + tail)) + tail, width: width)
     }
 }

@@ -60,11 +60,15 @@ final class PlayerOutput: Sendable {
         await end()
         let lower = text.lowercased()
         if Self.noDevicePhrases.contains(where: lower.contains) {
-            return PlaybackFailure(description: "no audio device found: \(player) could not open one (--verbose shows what it said)")
+            return PlaybackFailure(
+                description: "no audio device found: \(player) could not open one (--verbose shows what it said)")
         }
         guard status != 0 else { return nil }
-        let last = text.split(whereSeparator: \.isNewline).last.map { String($0.trimmingCharacters(in: .whitespaces).prefix(160)) }
+        let last = text.split(whereSeparator: \.isNewline).last.map {
+            String($0.trimmingCharacters(in: .whitespaces).prefix(160))
+        }
         return PlaybackFailure(
-            description: "\(player) stopped with status \(status)" + (last.map { ": \($0)" } ?? "") + " (--verbose shows all it said)")
+            description: "\(player) stopped with status \(status)" + (last.map { ": \($0)" } ?? "")
+                + " (--verbose shows all it said)")
     }
 }

@@ -36,7 +36,8 @@ public enum TrackPlayback {
     ///
     /// - Throws: ``DownloadError`` when no player is found or the stream fails; ``PlaybackFailure``
     ///   when the player could not play.
-    public static func playStreaming(_ track: DownloadDocument, control: any DownloadControl, verbose: Bool = false) async throws {
+    public static func playStreaming(_ track: DownloadDocument, control: any DownloadControl, verbose: Bool = false) async throws
+    {
         // A partial file is named like the finished one, plus ".part".
         let ext =
             track.file.map { URL(fileURLWithPath: $0).deletingPathExtension().pathExtension }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MediaTags
 import NIOCore
+import NetworkBasics
 
 /// Fetches tracks' cover art for their tags: the large rendition first (the store's image server
 /// answers `…/600x600bb.jpg` for any `…/100x100bb.jpg`), else the URL the catalog gave; at most
@@ -25,8 +26,11 @@ actor ArtworkFetcher {
     /// URLs that gave no image in this process's life (not asked again; not cached on disk).
     private var missing: Set<URL> = []
 
-    init(cacheFolder: URL, logger: Logger) {
+    private let trustRoots: TrustRoots
+
+    init(cacheFolder: URL, trustRoots: TrustRoots = .system, logger: Logger) {
         folder = cacheFolder
+        self.trustRoots = trustRoots
         self.logger = logger
     }
 
@@ -58,7 +62,8 @@ actor ArtworkFetcher {
         if let client { return client }
         guard !isShutDown else { throw CancellationError() }
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+            tlsConfiguration: trustRoots.tlsConfiguration, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(5), read: .seconds(10)))
         // Covers are small and fetched while previews download: a batch asks for many at once.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
         let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

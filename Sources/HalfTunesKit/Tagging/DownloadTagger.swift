@@ -2,6 +2,7 @@ import Foundation
 import ITunesSearch
 import Logging
 import MediaTags
+import NetworkBasics
 import Synchronization
 import TransferEngine
 
@@ -22,8 +23,9 @@ final class DownloadTagger: Sendable {
     /// resumed from an earlier run are not here; their tag is decoded.
     private let tracks = Mutex<[TransferID: Track]>([:])
 
-    init(options: TaggingOptions, cacheFolder: URL, logger: Logger) {
-        artwork = options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, logger: logger) : nil
+    init(options: TaggingOptions, cacheFolder: URL, trustRoots: TrustRoots = .system, logger: Logger) {
+        artwork =
+            options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, trustRoots: trustRoots, logger: logger) : nil
         writesTags = options.writesTags
         self.logger = logger
     }

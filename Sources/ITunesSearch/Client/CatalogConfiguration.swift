@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 
 /// Where the catalog is and how politely to use it.
 public struct CatalogConfiguration: Sendable {
@@ -18,6 +19,8 @@ public struct CatalogConfiguration: Sendable {
     public var callsPerMinute: Int?
     /// The longest a call waits for its turn before failing as rate limited.
     public var longestPacingWait: Duration
+    /// The certificate authorities trusted for an HTTPS catalog: the system's (default), or more.
+    public var trustRoots: TrustRoots = .system
 
     /// Creates a configuration; the defaults suit the live iTunes API.
     public init(

@@ -31,13 +31,14 @@ public actor ITunesCatalog {
     ///
     /// - Parameters:
     ///   - configuration: The catalog URL and pacing.
-    ///   - httpClient: The HTTP client to use; by default one that fails fast on refused connections.
+    ///   - httpClient: The HTTP client to use; by default one that fails fast on refused connections
+    ///     and trusts the configuration's ``CatalogConfiguration/trustRoots``.
     ///   - clock: The clock for pacing and cache expiry.
     ///   - logger: Where calls are logged (at debug level).
     /// - Throws: ``CatalogError/Code/invalidCatalogURL`` when the base URL is not http(s) with a host.
     public init<C: Clock>(
         configuration: CatalogConfiguration = CatalogConfiguration(),
-        httpClient: HTTPClient = .catalog,
+        httpClient: HTTPClient? = nil,
         clock: C = ContinuousClock(),
         logger: Logger
     ) throws(CatalogError) where C.Duration == Duration {
@@ -48,7 +49,7 @@ public actor ITunesCatalog {
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.configuration = configuration
-        self.httpClient = httpClient
+        self.httpClient = httpClient ?? .catalog(trusting: configuration.trustRoots)
         self.time = Timekeeper(clock)
         self.logger = logger
         self.baseURLString = base
@@ -169,7 +170,9 @@ public actor ITunesCatalog {
             retryAfter = response.headers.first(name: "Retry-After")
             body = try await response.body.collect(upTo: 16 << 20)
         } catch {
-            throw TransportFailure.catalogError(for: error, host: host, timeout: configuration.timeout)
+            throw await TransportFailure.catalogError(
+                for: error, host: host, port: configuration.baseURL.port ?? (configuration.baseURL.scheme == "http" ? 80 : 443),
+                timeout: configuration.timeout)
         }
         let data = Data(body.readableBytesView)
         switch status {

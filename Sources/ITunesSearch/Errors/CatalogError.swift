@@ -7,13 +7,16 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case hostUnreachable, rateLimited, badRequest, serverError, malformedResponse, timeout
-            case invalidQuery, invalidCatalogURL
+            case invalidQuery, invalidCatalogURL, tlsFailure
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
         /// The catalog's host could not be reached.
         public static let hostUnreachable = Code(.hostUnreachable)
+        /// The catalog's certificate or TLS handshake was refused (untrusted, expired, another
+        /// host's): for good, until the server or the trust roots change.
+        public static let tlsFailure = Code(.tlsFailure)
         /// The API refused the call because too many were made (403 or 429), or HalfTunes held it back.
         public static let rateLimited = Code(.rateLimited)
         /// The API rejected a parameter (HTTP 400).

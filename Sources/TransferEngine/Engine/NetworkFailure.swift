@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NetworkBasics
 
 /// What a failed request means for a transfer: a reason in words, and whether trying again helps.
 enum NetworkFailure {
@@ -12,6 +13,17 @@ enum NetworkFailure {
             return TransferError(.tooManyRedirects, reason, permanent: true)
         }
         return TransferError(.invalidURL, reason, permanent: true)
+    }
+
+    /// The error a TLS problem becomes: permanent, its code the kind of problem.
+    static func tlsError(_ problem: TLSProblem, server: String) -> TransferError {
+        let code: TransferError.Code
+        switch problem {
+        case .untrusted, .wrongName: code = .serverCertificateUntrusted
+        case .expired, .notYetValid: code = .serverCertificateHasBadDate
+        case .handshake: code = .secureConnectionFailed
+        }
+        return TransferError(code, problem.message(server: server), permanent: true)
     }
 
     /// A failure's reason, naming the server (`host:port`) when it is about the connection: a

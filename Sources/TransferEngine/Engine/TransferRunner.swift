@@ -168,7 +168,7 @@ struct TransferRunner: Sendable {
         do {
             request = try HTTPClient.Request(url: job.url, method: .GET, headers: headers)
         } catch {
-            return failure(error, job: job, validator: nil)
+            return await failure(error, job: job, validator: nil)
         }
         let writer = BodyWriter(
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
@@ -225,7 +225,7 @@ struct TransferRunner: Sendable {
             return .waitAgain
         case .failure(let error):
             if Task.isCancelled { return .stopped }
-            return failure(error, job: job, validator: writer.writtenValidator)
+            return await failure(error, job: job, validator: writer.writtenValidator)
         case .success:
             if let expected = writer.expected, received < expected {
                 return .transient(
@@ -253,8 +253,15 @@ struct TransferRunner: Sendable {
         }
     }
 
-    private func failure(_ error: any Error, job: TransferJob, validator: Validator?) -> AttemptResult {
+    private func failure(_ error: any Error, job: TransferJob, validator: Validator?) async -> AttemptResult {
         if Task.isCancelled || error is CancellationError { return .stopped }
+        // A certificate or handshake that fails now fails the same way next time: for good, said plainly.
+        if TLSProblem.isTLSFailure(error), let url = URL(string: job.url), let host = url.host {
+            let port = url.port ?? (url.scheme == "http" ? 80 : 443)
+            if let problem = await TLSProblem.diagnose(error, host: host, port: port) {
+                return .failed(NetworkFailure.tlsError(problem, server: TransferRecord.hostKey(of: job.url)))
+            }
+        }
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
         if permanent { return .failed(NetworkFailure.permanentError(error, reason: reason)) }
         return .transient(reason: reason, status: nil, retryAfter: nil, validator: validator)

@@ -38,6 +38,13 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let invalidResumeData = Code(rawValue: "invalidResumeData")
         /// The request cannot be made as asked (a header the engine owns, a method other than GET).
         public static let invalidRequest = Code(rawValue: "invalidRequest")
+        /// The server's certificate is not trusted: self-signed, an unknown authority, or for
+        /// another host name (the message says which).
+        public static let serverCertificateUntrusted = Code(rawValue: "serverCertificateUntrusted")
+        /// The server's certificate has expired, or is not valid yet.
+        public static let serverCertificateHasBadDate = Code(rawValue: "serverCertificateHasBadDate")
+        /// The TLS handshake failed for a protocol reason (no common version or cipher, not TLS at all).
+        public static let secureConnectionFailed = Code(rawValue: "secureConnectionFailed")
     }
 
     /// The kind of failure.

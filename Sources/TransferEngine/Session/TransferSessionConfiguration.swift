@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import NetworkBasics
 
 /// How a ``TransferSession`` behaves.
 public struct TransferSessionConfiguration: Sendable {
@@ -47,6 +48,8 @@ public struct TransferSessionConfiguration: Sendable {
     public var reportsResponses: Bool
     /// The last step of every download, before its file is renamed into place (`nil`: none).
     public var finisher: TransferFinisher?
+    /// The certificate authorities trusted for HTTPS: the system's (default), or more besides.
+    public var trustRoots: TrustRoots = .system
 
     /// Creates a configuration.
     public init(
@@ -96,6 +99,7 @@ public struct TransferSessionConfiguration: Sendable {
         // The engine retries with its own backoff and resumes; the pool must fail fast instead.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maxTransfersPerHost, 1)
+        configuration.tlsConfiguration = trustRoots.tlsConfiguration
         return configuration
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NetworkBasics
 import Synchronization
 
 /// How a ``ResumableURLSession`` behaves: Foundation's `URLSessionConfiguration`, for sessions whose
@@ -22,6 +23,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var httpAdditionalHeaders: [String: String]?
         var durability = Durability.powerLoss
         var retryPolicy = RetryPolicy()
+        var trustRoots = TrustRoots.system
         var sessionSendsLaunchEvents = true
         var isDiscretionary = false
         var stateDirectory = ResumableURLSessionConfiguration.defaultStateDirectory()
@@ -123,6 +125,14 @@ public final class ResumableURLSessionConfiguration: Sendable {
         set { settings.withLock { $0.resumeDataLifetime = newValue } }
     }
 
+    /// The certificate authorities trusted for HTTPS: the system's (default), or those of
+    /// ``TrustRoots/init(adding:)`` besides. Linux only: where Apple's apps answer an
+    /// authentication challenge to trust a server, a program here names the authority.
+    public var trustRoots: TrustRoots {
+        get { settings.withLock { $0.trustRoots } }
+        set { settings.withLock { $0.trustRoots = newValue } }
+    }
+
     /// Where the session logs (default: nowhere).
     public var logger: Logger {
         get { settings.withLock { $0.logger } }
@@ -142,10 +152,12 @@ public final class ResumableURLSessionConfiguration: Sendable {
     var engineConfiguration: TransferSessionConfiguration {
         let settings = settings.withLock { $0 }
         let perHost = max(1, settings.httpMaximumConnectionsPerHost)
-        return TransferSessionConfiguration(
+        var configuration = TransferSessionConfiguration(
             maxConcurrentTransfers: max(perHost, 16), maxTransfersPerHost: perHost, retryPolicy: settings.retryPolicy,
             stallTimeout: .milliseconds(Int64(max(0.001, settings.timeoutIntervalForRequest) * 1000)),
             durability: settings.durability, forgetsCompletedTransfers: identifier == nil)
+        configuration.trustRoots = settings.trustRoots
+        return configuration
     }
 
     /// `$XDG_STATE_HOME/resumable-urlsession`, or `~/.local/state/resumable-urlsession`.

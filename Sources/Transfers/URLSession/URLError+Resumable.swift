@@ -32,6 +32,9 @@ extension URLError {
         case .diskFull, .fileSystem: code = .cannotWriteToFile
         case .sessionLocked: code = .backgroundSessionInUseByAnotherProcess
         case .invalidResumeData: code = .cannotDecodeRawData
+        case .serverCertificateUntrusted: code = .serverCertificateUntrusted
+        case .serverCertificateHasBadDate: code = .serverCertificateHasBadDate
+        case .secureConnectionFailed: code = .secureConnectionFailed
         default: code = .unknown
         }
         return make(code, error.message, url: url, underlying: error, resumeData: resumeData)

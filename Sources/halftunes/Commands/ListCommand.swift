@@ -12,7 +12,9 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let listing = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) { try await $0.listing() }
+            let listing = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) {
+                try await $0.listing()
+            }
             Terminal.write(
                 json
                     ? try WireEncoding.line(listing) + "\n"

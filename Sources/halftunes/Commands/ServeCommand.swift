@@ -22,6 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
             let configuration = try catalogOptions.configuration()
             try await WebServer.run(
                 home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
+                trustRoots: configuration.trustRoots,
                 catalogConfiguration: { configuration }, say: Terminal.say)
         }
     }

@@ -51,8 +51,15 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
 }
 
 /// What to do next, after a failure's message, when there is something to say: a catalog out of
-/// reach (offline, as a rule) has the offline demo and `--catalog`.
+/// reach (offline, as a rule) has the offline demo and `--catalog`; one whose authority is not
+/// trusted, `--cacert`.
 func hint(for failure: DownloadError) -> String {
-    guard case .catalog(let cause) = failure.cause, cause.code == .hostUnreachable || cause.code == .timeout else { return "" }
-    return " (offline? `halftunes demo` runs the app on a built-in catalog; --catalog URL or HALFTUNES_CATALOG picks another)"
+    guard case .catalog(let cause) = failure.cause else { return "" }
+    if cause.code == .hostUnreachable || cause.code == .timeout {
+        return " (offline? `halftunes demo` runs the app on a built-in catalog; --catalog URL or HALFTUNES_CATALOG picks another)"
+    }
+    if cause.code == .tlsFailure, cause.message.hasSuffix("(self-signed or unknown authority)") {
+        return "; --cacert FILE (or HALFTUNES_CA_BUNDLE) trusts an authority of your own"
+    }
+    return ""
 }

@@ -30,8 +30,9 @@ struct HomeOptions: ParsableArguments {
         if let server = ServerInfo.read(from: resolved) {
             control = RemoteDownloadControl(server: server)
         } else {
+            let trust = try CatalogOptions.trustRoots(explicit: catalog?.cacert)
             control = LocalDownloadControl.forCommand(
-                home: resolved, catalog: try CatalogOptions.configuration(explicit: catalog?.catalog),
+                home: resolved, catalog: try CatalogOptions.configuration(explicit: catalog?.catalog, trust: trust),
                 downloading: downloading, tagging: tagging, durability: durability)
         }
         return try await control.closing { try await body($0) }
