@@ -14,17 +14,20 @@ public enum WebServer {
     /// - Parameters:
     ///   - tagging: Whether finished downloads get their tags and cover.
     ///   - trustRoots: The certificate authorities previews and covers are fetched trusting.
+    ///   - proxies: The proxies they are fetched through.
     ///   - before: Services to run first (the DemoCatalog).
     ///   - say: Where lines for the user go (the URL to open, warnings).
     public static func run(
         home: HalfTunesHome, host: String, port: Int, tagging: TaggingOptions = TaggingOptions(),
-        trustRoots: TrustRoots = .system, catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
+        trustRoots: TrustRoots = .system, proxies: ProxySettings = .none,
+        catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
         before: [any Service] = [], say: @escaping @Sendable (String) -> Void
     ) async throws {
         if let warning = exposureWarning(for: host) { say(warning) }
         let logger = Logger(label: "halftunes.serve")
         var configuration = TransferSessionConfiguration()
         configuration.trustRoots = trustRoots
+        configuration.proxies = proxies
         let service = try await DownloadService.open(
             home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
         let launcher = Launcher(

@@ -3,4 +3,5 @@
 // that programs using only the engine do not link FoundationNetworking.
 @_exported import TransferEngine
 
+@_exported import struct NetworkBasics.ProxySettings
 @_exported import struct NetworkBasics.TrustRoots

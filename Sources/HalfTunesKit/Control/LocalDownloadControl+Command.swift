@@ -6,7 +6,7 @@ extension LocalDownloadControl {
     /// The control of one command that runs in this process: its catalog keeps no answers (a
     /// command asks nothing twice), and its downloads run only when `downloading` (`download`,
     /// `resume`; not a command that only looks or edits). Previews and covers are fetched trusting
-    /// what the catalog trusts (``CatalogConfiguration/trustRoots``).
+    /// what the catalog trusts, through its proxies (``CatalogConfiguration/trustRoots``, ``CatalogConfiguration/proxies``).
     public static func forCommand(
         home: HalfTunesHome, catalog: CatalogConfiguration, downloading: Bool, tagging: TaggingOptions,
         durability: Durability
@@ -17,6 +17,7 @@ extension LocalDownloadControl {
         session.startsTransfers = downloading
         session.durability = durability
         session.trustRoots = catalog.trustRoots
+        session.proxies = catalog.proxies
         return LocalDownloadControl(
             home: home, configuration: session, tagging: tagging,
             catalog: { [catalog] in try ITunesCatalog(configuration: catalog, logger: Logger(label: "halftunes.catalog")) },

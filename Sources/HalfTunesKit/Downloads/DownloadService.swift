@@ -48,7 +48,7 @@ public actor DownloadService {
         async let opening = LibraryStore.open(path: home.libraryIndex.path, folder: home.library)
         let tagger = DownloadTagger(
             options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), trustRoots: configuration.trustRoots,
-            logger: logger)
+            proxies: configuration.proxies, logger: logger)
         var configuration = configuration
         // The service reads no response heads (it ignores `.responded`): none are copied for it.
         configuration.reportsResponses = false

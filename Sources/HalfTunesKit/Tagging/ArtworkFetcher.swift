@@ -17,7 +17,7 @@ actor ArtworkFetcher {
     static let maximumBytes = 5 << 20
 
     /// Made at the first fetch (a service that never fetches has nothing to shut down).
-    private var client: HTTPClient?
+    private var clients: HTTPClientSet?
     /// Set by ``shutdown()``: no client is made after it (a prefetch may still be on its way).
     private var isShutDown = false
     private let folder: URL
@@ -27,10 +27,12 @@ actor ArtworkFetcher {
     private var missing: Set<URL> = []
 
     private let trustRoots: TrustRoots
+    private let proxies: ProxySettings
 
-    init(cacheFolder: URL, trustRoots: TrustRoots = .system, logger: Logger) {
+    init(cacheFolder: URL, trustRoots: TrustRoots = .system, proxies: ProxySettings = .none, logger: Logger) {
         folder = cacheFolder
         self.trustRoots = trustRoots
+        self.proxies = proxies
         self.logger = logger
     }
 
@@ -54,21 +56,21 @@ actor ArtworkFetcher {
     /// Stops the HTTP client.
     func shutdown() async {
         isShutDown = true
-        try? await client?.shutdown()
-        client = nil
+        await clients?.shutdown()
+        clients = nil
     }
 
-    private func httpClient() throws -> HTTPClient {
-        if let client { return client }
+    private func httpClient(for url: URL) throws -> HTTPClient {
+        if let clients { return clients.client(for: url) }
         guard !isShutDown else { throw CancellationError() }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: trustRoots.tlsConfiguration, redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(5), read: .seconds(10)))
         // Covers are small and fetched while previews download: a batch asks for many at once.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
-        let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        client = made
-        return made
+        let made = HTTPClientSet(configuration: configuration, proxies: proxies)
+        clients = made
+        return made.client(for: url)
     }
 
     /// The store's large rendition of an artwork URL (`…/100x100bb.jpg` → `…/600x600bb.jpg`), or
@@ -96,7 +98,7 @@ actor ArtworkFetcher {
         do {
             var request = HTTPClientRequest(url: url.absoluteString)
             request.headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")
-            let response = try await httpClient().execute(request, timeout: .seconds(15))
+            let response = try await httpClient(for: url).execute(request, timeout: .seconds(15))
             guard response.status == .ok else {
                 logger.info("no artwork", metadata: ["url": "\(url)", "status": "\(response.status.code)"])
                 return nil

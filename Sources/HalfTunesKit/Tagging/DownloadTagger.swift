@@ -23,9 +23,13 @@ final class DownloadTagger: Sendable {
     /// resumed from an earlier run are not here; their tag is decoded.
     private let tracks = Mutex<[TransferID: Track]>([:])
 
-    init(options: TaggingOptions, cacheFolder: URL, trustRoots: TrustRoots = .system, logger: Logger) {
+    init(
+        options: TaggingOptions, cacheFolder: URL, trustRoots: TrustRoots = .system, proxies: ProxySettings = .none,
+        logger: Logger
+    ) {
         artwork =
-            options.fetchesArtwork ? ArtworkFetcher(cacheFolder: cacheFolder, trustRoots: trustRoots, logger: logger) : nil
+            options.fetchesArtwork
+            ? ArtworkFetcher(cacheFolder: cacheFolder, trustRoots: trustRoots, proxies: proxies, logger: logger) : nil
         writesTags = options.writesTags
         self.logger = logger
     }

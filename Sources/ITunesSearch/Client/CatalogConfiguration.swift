@@ -21,6 +21,8 @@ public struct CatalogConfiguration: Sendable {
     public var longestPacingWait: Duration
     /// The certificate authorities trusted for an HTTPS catalog: the system's (default), or more.
     public var trustRoots: TrustRoots = .system
+    /// The proxies calls go through (default: none).
+    public var proxies: ProxySettings = .none
 
     /// Creates a configuration; the defaults suit the live iTunes API.
     public init(

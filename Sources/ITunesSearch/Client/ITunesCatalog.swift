@@ -49,7 +49,8 @@ public actor ITunesCatalog {
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.configuration = configuration
-        self.httpClient = httpClient ?? .catalog(trusting: configuration.trustRoots)
+        self.httpClient =
+            httpClient ?? .catalog(trusting: configuration.trustRoots, through: configuration.proxies.server(for: url))
         self.time = Timekeeper(clock)
         self.logger = logger
         self.baseURLString = base

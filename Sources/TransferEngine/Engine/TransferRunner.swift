@@ -67,8 +67,8 @@ enum RunOutcome: Sendable {
 
 /// Downloads one transfer to the end: attempts, range resumes, retries with backoff.
 struct TransferRunner: Sendable {
-    /// The engine's HTTP client.
-    let client: HTTPClient
+    /// The engine's HTTP clients (one per proxy).
+    let clients: HTTPClientSet
     let policy: RetryPolicy
     let stallTimeout: Duration
     let progressInterval: Duration
@@ -181,7 +181,7 @@ struct TransferRunner: Sendable {
                 case .response(let response): await report.responded(response)
                 }
             })
-        let task = client.execute(
+        let task = clients.client(for: job.url).execute(
             request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
         let outcome: Result<Int64, any Error>
         do {

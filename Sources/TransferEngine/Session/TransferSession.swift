@@ -26,8 +26,8 @@ public actor TransferSession {
 
     let journal: TransferJournal
     let lock: SessionLock
-    /// The HTTP client every transfer of the session connects through.
-    let client: HTTPClient
+    /// The HTTP clients the session's transfers connect through (one per proxy).
+    let clients: HTTPClientSet
     let runner: TransferRunner
     let scheduler: Scheduler
     let hub = EventHub<TransferEvent>()
@@ -134,12 +134,12 @@ public actor TransferSession {
         self.journal = journal
         self.lock = lock
         self.logger = logger
-        self.client = configuration.makeHTTPClient()
+        self.clients = configuration.makeHTTPClients()
         self.scheduler = Scheduler(
             maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
             waitingPerHost: configuration.requestsWaitingPerHost)
         self.runner = TransferRunner(
-            client: client, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
+            clients: clients, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
             finisher: configuration.finisher, time: time, logger: logger)
@@ -203,7 +203,7 @@ public actor TransferSession {
         do { try journalDelete([]) } catch {
             logger.error("cannot forget transfers in the journal", metadata: ["error": "\(error)"])
         }
-        try? await client.shutdown()
+        await clients.shutdown()
         for (id, continuations) in waiters {
             let snapshot = records[id]?.snapshot
             for continuation in continuations { if let snapshot { continuation.resume(returning: snapshot) } }

@@ -50,6 +50,9 @@ public struct TransferSessionConfiguration: Sendable {
     public var finisher: TransferFinisher?
     /// The certificate authorities trusted for HTTPS: the system's (default), or more besides.
     public var trustRoots: TrustRoots = .system
+    /// The proxies transfers go through (default: none; ``ProxySettings/resolve(explicit:environment:)``
+    /// reads them as curl does).
+    public var proxies: ProxySettings = .none
 
     /// Creates a configuration.
     public init(
@@ -84,9 +87,9 @@ public struct TransferSessionConfiguration: Sendable {
         self.finisher = finisher
     }
 
-    /// The engine's HTTP client, on NIO's shared event loops.
-    func makeHTTPClient() -> HTTPClient {
-        HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: httpClientConfiguration())
+    /// The engine's HTTP clients (one per proxy used), on NIO's shared event loops.
+    func makeHTTPClients() -> HTTPClientSet {
+        HTTPClientSet(configuration: httpClientConfiguration(), proxies: proxies)
     }
 
     /// The configuration of the engine's HTTP client: at most ``maxTransfersPerHost`` connections

@@ -24,6 +24,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var durability = Durability.powerLoss
         var retryPolicy = RetryPolicy()
         var trustRoots = TrustRoots.system
+        var proxies = (try? ProxySettings.resolve(explicit: nil)) ?? .none
         var sessionSendsLaunchEvents = true
         var isDiscretionary = false
         var stateDirectory = ResumableURLSessionConfiguration.defaultStateDirectory()
@@ -133,6 +134,14 @@ public final class ResumableURLSessionConfiguration: Sendable {
         set { settings.withLock { $0.trustRoots = newValue } }
     }
 
+    /// The proxies downloads go through: by default the environment's (`https_proxy`,
+    /// `http_proxy`, `all_proxy`, `no_proxy`, as curl reads them), as Apple's sessions follow the
+    /// system's proxy settings. Linux only, in place of `connectionProxyDictionary`.
+    public var proxies: ProxySettings {
+        get { settings.withLock { $0.proxies } }
+        set { settings.withLock { $0.proxies = newValue } }
+    }
+
     /// Where the session logs (default: nowhere).
     public var logger: Logger {
         get { settings.withLock { $0.logger } }
@@ -157,6 +166,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
             stallTimeout: .milliseconds(Int64(max(0.001, settings.timeoutIntervalForRequest) * 1000)),
             durability: settings.durability, forgetsCompletedTransfers: identifier == nil)
         configuration.trustRoots = settings.trustRoots
+        configuration.proxies = settings.proxies
         return configuration
     }
 

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
             let configuration = try catalogOptions.configuration()
             try await WebServer.run(
                 home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
-                trustRoots: configuration.trustRoots,
+                trustRoots: configuration.trustRoots, proxies: configuration.proxies,
                 catalogConfiguration: { configuration }, say: Terminal.say)
         }
     }

@@ -20,22 +20,35 @@ struct CatalogOptions: ParsableArguments {
             valueName: "file"))
     var cacert: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Go through this proxy (http://host:port or socks5://host:port; \"\" for none) instead of $https_proxy, $http_proxy, $all_proxy; $no_proxy still names hosts reached directly.",
+            valueName: "url"))
+    var proxy: String?
+
     func configuration() throws -> CatalogConfiguration {
-        try Self.configuration(explicit: catalog, trust: trustRoots())
+        try Self.configuration(explicit: catalog, trust: trustRoots(), proxies: Self.proxies(explicit: proxy))
     }
 
     /// The authorities `--cacert` (else `HALFTUNES_CA_BUNDLE`) adds to the system's.
     func trustRoots() throws -> TrustRoots { try Self.trustRoots(explicit: cacert) }
 
     /// The catalog chosen by `--catalog` (when given), else `HALFTUNES_CATALOG`, else the live one.
-    static func configuration(explicit: String?, trust: TrustRoots) throws -> CatalogConfiguration {
+    static func configuration(explicit: String?, trust: TrustRoots, proxies: ProxySettings) throws -> CatalogConfiguration {
         do {
             var configuration = try CatalogSetting.configuration(explicit: explicit)
             configuration.trustRoots = trust
+            configuration.proxies = proxies
             return configuration
         } catch {
             throw DownloadError(.badInput, error.description)
         }
+    }
+
+    /// The proxies of an explicit `--proxy`, else of the environment (as curl reads them).
+    static func proxies(explicit: String?) throws -> ProxySettings {
+        do { return try ProxySettings.resolve(explicit: explicit) } catch { throw DownloadError(.badInput, error.message) }
     }
 
     /// The trust roots of an explicit file, else of `HALFTUNES_CA_BUNDLE`.

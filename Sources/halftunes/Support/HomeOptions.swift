@@ -32,7 +32,9 @@ struct HomeOptions: ParsableArguments {
         } else {
             let trust = try CatalogOptions.trustRoots(explicit: catalog?.cacert)
             control = LocalDownloadControl.forCommand(
-                home: resolved, catalog: try CatalogOptions.configuration(explicit: catalog?.catalog, trust: trust),
+                home: resolved,
+                catalog: try CatalogOptions.configuration(
+                    explicit: catalog?.catalog, trust: trust, proxies: CatalogOptions.proxies(explicit: catalog?.proxy)),
                 downloading: downloading, tagging: tagging, durability: durability)
         }
         return try await control.closing { try await body($0) }

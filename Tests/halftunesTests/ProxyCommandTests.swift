@@ -1,0 +1,67 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// The command line through a proxy (a small one in the test support that notes each request
+/// line): the catalog, previews and covers all cross it, over HTTP and HTTPS (CONNECT).
+@Suite("halftunes through a proxy", .timeLimit(.minutes(1)))
+struct ProxyCommandTests {
+    @Test("--proxy: search and download cross the proxy; the file is byte-exact")
+    func explicitProxy() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let server = "127.0.0.1:\(url.port!)"
+                let search = try await runHalftunes(["search", "love", "--proxy", proxy.url], home: home, catalog: url)
+                #expect(search.status == 0, "\(search.stderr)")
+                #expect(proxy.log.all.contains { $0.contains(server) }, "\(proxy.log.all)")
+                let download = try await runHalftunes(["download", "1002", "--proxy", proxy.url], home: home, catalog: url)
+                #expect(download.status == 0, "\(download.stderr)")
+                let file = try #require(filesIn(home.appendingPathComponent("library")).first)
+                let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1002)!.data))
+                #expect(proxy.log.count >= 3, "catalog, preview and cover through the proxy: \(proxy.log.all)")
+            }
+        }
+    }
+
+    @Test("https_proxy from the environment tunnels HTTPS with CONNECT; no_proxy goes direct")
+    func environmentProxy() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let authority = try TestAuthority()
+        try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = folder.appendingPathComponent("home")
+                var environment = [
+                    "HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": url.absoluteString, "https_proxy": proxy.url,
+                    "HALFTUNES_CA_BUNDLE": try authority.writePEM(to: folder.appendingPathComponent("ca.pem")).path,
+                ]
+                let download = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["download", "1001"], environment: environment)
+                #expect(download.status == 0, "\(download.stderr)")
+                #expect(proxy.log.all.contains("CONNECT localhost:\(url.port!)"), "\(proxy.log.all)")
+                #expect(catalog.previewRequests.count == 1)
+                let crossed = proxy.log.count
+                environment["no_proxy"] = "localhost"
+                let direct = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["download", "1002"], environment: environment)
+                #expect(direct.status == 0, "\(direct.stderr)")
+                #expect(proxy.log.count == crossed, "nothing more through the proxy")
+                #expect(catalog.previewRequests.count == 2)
+            }
+        }
+    }
+
+    @Test("a proxy URL that cannot be used: one line naming the setting, exit 2")
+    func badProxy() async throws {
+        try await withTemporaryDirectory { home in
+            let result = try await runHalftunes(
+                ["search", "love", "--proxy", "ftp://p.example"], home: home, catalog: URL(string: "http://127.0.0.1:9")!)
+            #expect(result.status == 2)
+            #expect(result.stderr == "halftunes: --proxy: ftp proxies are not supported (http:// and socks5:// are)\n")
+        }
+    }
+}
