@@ -15,12 +15,17 @@ public struct PreviewFaults: Sendable, Hashable {
     public var ignoresRange: Bool
     /// Answer this many requests with this status and no body (404, 500…).
     public var failure: (status: Int, count: Int)?
+    /// Redirect (302) every request not addressed to this base URL's host and port to the same
+    /// preview there: a CDN that sends clients to another host.
+    public var redirectTo: String?
 
     /// No faults.
     public init(
         bytesPerSecond: Int? = nil, dropAfterBytes: Int? = nil, drops: Int = 0, unavailableResponses: Int = 0,
-        retryAfterSeconds: Int = 1, ignoresRange: Bool = false, failure: (status: Int, count: Int)? = nil
+        retryAfterSeconds: Int = 1, ignoresRange: Bool = false, failure: (status: Int, count: Int)? = nil,
+        redirectTo: String? = nil
     ) {
+        self.redirectTo = redirectTo
         self.bytesPerSecond = bytesPerSecond
         self.dropAfterBytes = dropAfterBytes
         self.drops = drops
@@ -34,7 +39,7 @@ public struct PreviewFaults: Sendable, Hashable {
         lhs.bytesPerSecond == rhs.bytesPerSecond && lhs.dropAfterBytes == rhs.dropAfterBytes && lhs.drops == rhs.drops
             && lhs.unavailableResponses == rhs.unavailableResponses && lhs.retryAfterSeconds == rhs.retryAfterSeconds
             && lhs.ignoresRange == rhs.ignoresRange && lhs.failure?.status == rhs.failure?.status
-            && lhs.failure?.count == rhs.failure?.count
+            && lhs.failure?.count == rhs.failure?.count && lhs.redirectTo == rhs.redirectTo
     }
 
     public func hash(into hasher: inout Hasher) {

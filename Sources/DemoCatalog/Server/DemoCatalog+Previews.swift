@@ -16,6 +16,11 @@ extension DemoCatalog {
             return Response(status: status, headers: headers)
         }
 
+        if let target = faults.redirectTo, let url = URL(string: target), let host = url.host,
+            request.head.authority != "\(host):\(url.port ?? 80)"
+        {
+            return answer(.found, [.location: "\(target)/previews/\(id).wav", .contentLength: "0"])
+        }
         if faults.unavailableResponses > 0 {
             return answer(.serviceUnavailable, [.retryAfter: String(faults.retryAfterSeconds), .contentLength: "0"])
         }

@@ -29,7 +29,7 @@ enum TransportFailure {
             if let first = error.connectionErrors.first {
                 return .hostUnreachable(host, detail: describe(first.error))
             }
-            return .hostUnreachable(host, detail: "the name could not be resolved")
+            return .hostUnreachable(host, detail: "cannot resolve \(error.host)")
         }
         if error is CancellationError {
             return .timeout(host, after: timeout)

@@ -50,8 +50,8 @@ enum NetworkFailure {
             return ("\(server) closed the connection before the body was complete", false)
         }
         if let error = error as? NIOConnectionError {
-            let detail = error.connectionErrors.first.map { describe($0.error) } ?? "the host name could not be resolved"
-            return ("cannot connect to \(server): \(detail)", false)
+            guard let first = error.connectionErrors.first else { return ("cannot resolve \(error.host)", false) }
+            return ("cannot connect to \(server): \(describe(first.error))", false)
         }
         if case ChannelError.connectTimeout = error { return ("connecting to \(server) timed out", false) }
         if let error = error as? IOError { return ("\(server): \(describe(error))", false) }
