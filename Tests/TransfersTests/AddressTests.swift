@@ -28,7 +28,10 @@ struct AddressTests {
     @Test("a server on [::1]: byte-exact", .enabled(if: hasIPv6Loopback, "this machine has no IPv6 loopback"))
     func ipv6() async throws {
         let catalog = DemoCatalog(logger: silentLogger("demo-catalog"))
-        try await withRunningServer({ catalog.application(host: "::1", port: 0, onReady: $0) }) { base in
+        let server = { (onReady: @escaping @Sendable (URL) async -> Void) in
+            catalog.application(host: "::1", port: 0, onReady: onReady)
+        }
+        try await withRunningServer(server) { base in
             #expect(base.absoluteString.hasPrefix("http://[::1]:"))
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
