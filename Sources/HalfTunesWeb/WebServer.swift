@@ -72,6 +72,7 @@ public enum WebServer {
             let catalog = try ITunesCatalog(
                 configuration: try await catalogConfiguration(), logger: Logger(label: "halftunes.catalog"))
             let web = try WebApp(service: service, catalog: catalog, logger: logger)
+            await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
             let (home, token, say) = (home, web.token, say)
             do {
                 try await web.application(host: host, port: port) { url in

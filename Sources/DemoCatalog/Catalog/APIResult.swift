@@ -32,7 +32,8 @@ struct APIResult: Encodable {
     var primaryGenreName: String
     var isStreamable = false
 
-    init(_ track: DemoTrack, baseURL: String, country: String) {
+    /// - Parameter generation: The preview URL's generation (``DemoCatalog/expirePreviewURL(of:)``): `?g=N` when above 0.
+    init(_ track: DemoTrack, baseURL: String, country: String, generation: Int = 0) {
         artistId = track.artistId
         collectionId = track.collectionId
         trackId = track.id
@@ -41,7 +42,7 @@ struct APIResult: Encodable {
         trackName = track.name
         collectionCensoredName = track.album
         trackCensoredName = track.name
-        previewUrl = track.hasPreview ? "\(baseURL)/previews/\(track.id).wav" : nil
+        previewUrl = track.hasPreview ? "\(baseURL)/previews/\(track.id).wav" + (generation > 0 ? "?g=\(generation)" : "") : nil
         artworkUrl30 = "\(baseURL)/artwork/\(track.id)/30x30bb.svg"
         artworkUrl60 = "\(baseURL)/artwork/\(track.id)/60x60bb.svg"
         artworkUrl100 = "\(baseURL)/artwork/\(track.id)/100x100bb.svg"

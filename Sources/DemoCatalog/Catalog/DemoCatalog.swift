@@ -30,6 +30,7 @@ public final class DemoCatalog: Sendable {
         var lookups: [[Int]] = []
         var bytesSent: [Int: Int] = [:]
         var artworkRequests = 0
+        var previewGenerations: [Int: Int] = [:]
     }
 
     /// A synthesized preview and its validators.
@@ -113,6 +114,15 @@ public final class DemoCatalog: Sendable {
     public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }
 
     func recordLookup(_ ids: [Int]) { state.withLock { $0.lookups.append(ids) } }
+
+    /// Makes a track's preview URL stale, as a CDN's signed URLs expire: the catalog answers with a
+    /// new one (`?g=N`), and the old one is answered 404 from now on.
+    public func expirePreviewURL(of trackId: Int) {
+        state.withLock { $0.previewGenerations[trackId, default: 0] += 1 }
+    }
+
+    /// The generation of a track's current preview URL (0 at first).
+    func previewGeneration(of trackId: Int) -> Int { state.withLock { $0.previewGenerations[trackId, default: 0] } }
 
     /// Cover-art requests answered so far.
     public var artworkRequests: Int { state.withLock { $0.artworkRequests } }

@@ -93,14 +93,18 @@ extension DemoCatalog {
         let limit = query["limit"].flatMap(Int.init).map { min(max($0, 1), 200) } ?? 50
         let words = (query["term"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
         let found = words.isEmpty ? [] : tracks.filter { $0.matches(words: words) }.prefix(limit)
-        return json(found.map { APIResult($0, baseURL: base, country: country.uppercased() == "US" ? "USA" : country) })
+        let store = country.uppercased() == "US" ? "USA" : country
+        return json(found.map { APIResult($0, baseURL: base, country: store, generation: previewGeneration(of: $0.id)) })
     }
 
     func lookup(_ request: Request) -> Response {
         let query = FormQuery.parse(request.uri.query)
         let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingSpaces) }
         recordLookup(ids)
-        return json(ids.compactMap(track(id:)).map { APIResult($0, baseURL: base, country: "USA") })
+        return json(
+            ids.compactMap(track(id:)).map {
+                APIResult($0, baseURL: base, country: "USA", generation: previewGeneration(of: $0.id))
+            })
     }
 
     func artwork(_ request: Request, context: BasicRequestContext) -> Response {

@@ -213,6 +213,8 @@ public actor LocalDownloadControl: DownloadControl {
     private func openService() async throws -> DownloadService {
         if let service { return service }
         let opened = try await DownloadService.open(home: home, configuration: configuration, tagging: tagging, logger: logger)
+        // A preview URL gone stale is looked up again (the catalog made when first needed).
+        await opened.setRefresher { [weak self] id in await self?.freshTrack(id) }
         service = opened
         return opened
     }
@@ -227,6 +229,11 @@ public actor LocalDownloadControl: DownloadControl {
             : try LibraryStore(path: home.libraryIndex.path, folder: home.library)
         library = opened
         return opened
+    }
+
+    /// A track looked up again past the catalog's cache; `nil` when the catalog cannot say.
+    private func freshTrack(_ id: Int) async -> Track? {
+        try? await openCatalog().lookupAfresh(id: id)
     }
 
     private func openCatalog() async throws -> ITunesCatalog {

@@ -22,6 +22,12 @@ public actor DownloadService {
     var transfersByTrack: [Int: TransferID] = [:]
     var tracksByTransfer: [TransferID: Track] = [:]
     private var pump: Task<Void, Never>?
+    /// Looks a track up again, past any cache, when its preview URL has gone stale (see
+    /// ``setRefresher(_:)``); `nil`: none.
+    var refresher: (@Sendable (Int) async -> Track?)?
+    /// The tracks looked up again after their preview URL went stale: the stale URL when the
+    /// download started again with a fresh one, `nil` when the catalog gave the same URL.
+    var staleURLs: [Int: URL?] = [:]
 
     /// The name of the transfer session in a home's session folder.
     static let sessionIdentifier = "downloads"
@@ -140,7 +146,7 @@ public actor DownloadService {
         return tracks.compactMap { statuses[$0.id] }
     }
 
-    private func begin(_ tracks: [Track]) async throws {
+    func begin(_ tracks: [Track]) async throws {
         let starting = tracks.filter { $0.previewURL != nil }
         let requests = starting.map { track in
             let url = track.previewURL!

@@ -134,8 +134,14 @@ public actor ITunesCatalog {
         try await lookup(ids: [id]).first { $0.id == id }
     }
 
-    private func tracks(at url: String) async throws(CatalogError) -> [Track] {
-        if let cached = cache.value(for: url, at: time.now()) {
+    /// Looks one track up again, past the cache (a preview URL that has gone stale), and caches
+    /// the new answer.
+    public func lookupAfresh(id: Int) async throws(CatalogError) -> Track? {
+        try await tracks(at: "\(baseURLString)/lookup?id=\(id)&entity=song", fresh: true).first { $0.id == id }
+    }
+
+    private func tracks(at url: String, fresh: Bool = false) async throws(CatalogError) -> [Track] {
+        if !fresh, let cached = cache.value(for: url, at: time.now()) {
             logger.debug("catalog cache hit", metadata: ["url": "\(url)"])
             return cached
         }

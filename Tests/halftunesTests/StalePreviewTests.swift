@@ -1,0 +1,58 @@
+import DemoCatalog
+import Foundation
+import TestSupport
+import Testing
+
+/// A preview URL gone stale between runs (a CDN's signed URL expired: 404 now): the track is
+/// looked up again by id and downloaded from the catalog's fresh URL, once.
+@Suite("Stale preview URLs", .timeLimit(.minutes(1)))
+struct StalePreviewTests {
+    /// Starts downloading `id` slowly, kills the command mid-way, and makes the URL it journaled stale.
+    private func interruptedDownload(_ id: Int, catalog: DemoCatalog, home: URL, url: URL) async throws {
+        catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+        let first = try ChildProcess(
+            try BuiltProducts.halftunes, ["download", "\(id)", "--json"],
+            environment: halftunesEnvironment(home: home, catalog: url))
+        #expect(await first.waitForLine { receivedBytes($0, atLeast: 200_000) } != nil)
+        first.signal(SIGKILL)
+        _ = await first.wait()
+        catalog.expirePreviewURL(of: id)
+    }
+
+    @Test("the next run meets a 404 for the journaled URL, looks the track up again and downloads it whole from the new one")
+    func refreshed() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                try await interruptedDownload(1003, catalog: catalog, home: home, url: url)
+                catalog.setFaults(PreviewFaults(), for: 1003)
+                let again = try await runHalftunes(["download", "1003", "--json"], home: home, catalog: url)
+                #expect(again.status == 0, "\(again.stderr)")
+                let retry = ndjson(again.stdout).first { $0["event"] as? String == "retrying" }
+                #expect((retry?["reason"] as? String)?.contains("looked it up again") == true, "\(again.stdout)")
+                let file = try #require(filesIn(home.appendingPathComponent("library")).first { !$0.hasSuffix(".part") })
+                let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
+                let statuses = catalog.previewRequests.filter { $0.trackId == 1003 }.map(\.status)
+                #expect(statuses == [200, 404, 200], "\(statuses)")
+                #expect(catalog.lookupRequests.suffix(1) == [[1003]], "looked up again by id")
+            }
+        }
+    }
+
+    @Test("when the fresh URL fails too, the reason names both URLs; once only")
+    func bothFail() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                try await interruptedDownload(1004, catalog: catalog, home: home, url: url)
+                catalog.setFaults(PreviewFaults(failure: (404, Int.max)), for: 1004)
+                let again = try await runHalftunes(["download", "1004", "--json"], home: home, catalog: url)
+                #expect(again.status == 8)
+                let failed = ndjson(again.stdout).first { $0["event"] as? String == "failed" }
+                let reason = try #require(failed?["reason"] as? String)
+                #expect(reason.contains("\(url.absoluteString)/previews/1004.wav?g=1"), "\(reason)")
+                #expect(reason.contains("looked up after \(url.absoluteString)/previews/1004.wav failed"), "\(reason)")
+                #expect(catalog.previewRequests.filter { $0.trackId == 1004 }.map(\.status) == [200, 404, 404])
+            }
+        }
+    }
+}
