@@ -18,6 +18,8 @@ struct TaggedDownloadTests {
     final class Store: Sendable {
         let artworkRequests = Mutex<[String]>([])
         static let notAContainer = Data("<html><body>Preview unavailable</body></html>".utf8)
+        /// An MP3's first bytes (an ID3v2 header): a format no tags are written into.
+        static let mp3 = Data([0x49, 0x44, 0x33, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]) + Data(count: 4096)
 
         func router() throws -> Router<BasicRequestContext> {
             let router = Router()
@@ -26,6 +28,7 @@ struct TaggedDownloadTests {
                 "last.m4a": try Data(contentsOf: MediaFixtures.url("preview-moov-last.m4a")),
                 "tagged.m4a": try Data(contentsOf: MediaFixtures.url("preview-already-tagged.m4a")),
                 "page.m4a": Self.notAContainer,
+                "song.mp3": Self.mp3,
             ]
             let images: [String: Data] = [
                 "/img/a/600x600bb.jpg": try Data(contentsOf: MediaFixtures.url("artwork-600.jpg")),
@@ -123,6 +126,33 @@ struct TaggedDownloadTests {
                     filesIn(folder.appendingPathComponent("library")).allSatisfy {
                         !$0.hasSuffix(".part") && !$0.hasSuffix(".finishing")
                     })
+                await service.close()
+            }
+        }
+    }
+
+    @Test("no cover is fetched for a preview that cannot be tagged (an .mp3), while one that can gets its own")
+    func noCoverForUntaggable() async throws {
+        let store = Store()
+        try await withTestServer(try store.router()) { base in
+            try await withTemporaryDirectory { folder in
+                let tracks = [
+                    Self.track(7, "song.mp3", artwork: "img/f/100x100bb.jpg", base: base),
+                    Self.track(8, "first.m4a", artwork: "img/a/100x100bb.jpg", base: base),
+                ]
+                let service = try await DownloadService.open(home: HalfTunesHome(root: folder), logger: quietLogger("d"))
+                let events = service.events()
+                try await service.download(tracks)
+                var completed: [Int: String?] = [:]
+                for await event in events {
+                    if case .completed(let id, _, let warning) = event { completed[id] = warning }
+                    if completed.count == tracks.count { break }
+                }
+                #expect(completed[7]??.contains("without tags") == true)
+                #expect(completed[8] == .some(nil))
+                let requests = store.artworkRequests.withLock { $0 }
+                #expect(!requests.contains { $0.hasPrefix("/img/f/") }, "\(requests)")
+                #expect(requests.contains("/img/a/600x600bb.jpg"))
                 await service.close()
             }
         }

@@ -48,7 +48,10 @@ final class DownloadTagger: Sendable {
     /// - Returns: `nil` when done, else the warning that says why the file stays as it is.
     func tag(_ track: Track, file: String, writingTo output: String) async -> String? {
         var tags = Self.tags(for: track)
-        if let url = track.artworkURL, let artwork { tags.cover = await artwork.artwork(for: url) }
+        // A file that cannot be tagged (not MP4 nor WAV by its bytes) needs no cover.
+        if let url = track.artworkURL, let artwork, Self.isTaggable(file: file) {
+            tags.cover = await artwork.artwork(for: url)
+        }
         do {
             let format = try MediaTagger.tagFile(atPath: file, writingToPath: output, tags: tags)
             logger.debug(
@@ -73,7 +76,24 @@ final class DownloadTagger: Sendable {
             for (track, transfer) in downloads { tracks[transfer] = track }
         }
         guard let artwork else { return }
-        for url in downloads.compactMap(\.track.artworkURL) { Task { _ = await artwork.artwork(for: url) } }
+        // Only for previews whose name says they can be tagged; the others' bytes decide at the end.
+        let covers = downloads.map(\.track).filter(Self.looksTaggable).compactMap(\.artworkURL)
+        for url in covers { Task { _ = await artwork.artwork(for: url) } }
+    }
+
+    /// File extensions of formats tags are written into.
+    static let taggableExtensions: Set<String> = ["m4a", "mp4", "m4b", "m4p", "wav"]
+
+    /// Whether a track's preview, by its URL, is of a format tags are written into.
+    static func looksTaggable(_ track: Track) -> Bool {
+        taggableExtensions.contains(LibraryNaming.fileExtension(previewURL: track.previewURL))
+    }
+
+    /// Whether the file at `path` is MP4 or WAV, by its first bytes.
+    static func isTaggable(file path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 12)).flatMap { MediaFormat.detect($0) } != nil
     }
 
     /// Forgets the track of a transfer that will not finish (cancelled).
