@@ -15,11 +15,12 @@ public enum WebServer {
     ///   - tagging: Whether finished downloads get their tags and cover.
     ///   - trustRoots: The certificate authorities previews and covers are fetched trusting.
     ///   - proxies: The proxies they are fetched through.
+    ///   - bandwidthLimit: The cap on all downloads together, bytes a second (`nil`: none).
     ///   - before: Services to run first (the DemoCatalog).
     ///   - say: Where lines for the user go (the URL to open, warnings).
     public static func run(
         home: HalfTunesHome, host: String, port: Int, tagging: TaggingOptions = TaggingOptions(),
-        trustRoots: TrustRoots = .system, proxies: ProxySettings = .none,
+        trustRoots: TrustRoots = .system, proxies: ProxySettings = .none, bandwidthLimit: Int? = nil,
         catalogConfiguration: @escaping @Sendable () async throws -> CatalogConfiguration,
         before: [any Service] = [], say: @escaping @Sendable (String) -> Void
     ) async throws {
@@ -28,6 +29,7 @@ public enum WebServer {
         var configuration = TransferSessionConfiguration()
         configuration.trustRoots = trustRoots
         configuration.proxies = proxies
+        configuration.bandwidthLimit = bandwidthLimit
         let service = try await DownloadService.open(
             home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
         let launcher = Launcher(

@@ -85,4 +85,35 @@ struct TerminalTextTests {
         #expect(narrow.allSatisfy { DisplayWidth.of($0) <= 50 })
         #expect(narrow[1].contains("…"))
     }
+
+    @Test("a bandwidth cap as curl writes it: --limit-rate, then HALFTUNES_LIMIT_RATE; k, m, g are powers of 1024")
+    func rate() throws {
+        #expect(RateSetting.parse("500k") == 512_000)
+        #expect(RateSetting.parse("2M") == 2_097_152)
+        #expect(RateSetting.parse("1.5m") == 1_572_864)
+        #expect(RateSetting.parse("1048576") == 1_048_576)
+        for bad in ["", "0", "-5k", "fast", "5x", "k"] { #expect(RateSetting.parse(bad) == nil, "\(bad)") }
+        #expect(try RateSetting.bytesPerSecond(explicit: nil, environment: ["HALFTUNES_LIMIT_RATE": "1k"]) == 1024)
+        #expect(try RateSetting.bytesPerSecond(explicit: "2k", environment: ["HALFTUNES_LIMIT_RATE": "1k"]) == 2048)
+        #expect(try RateSetting.bytesPerSecond(explicit: nil, environment: [:]) == nil)
+        #expect {
+            try RateSetting.bytesPerSecond(explicit: nil, environment: ["HALFTUNES_LIMIT_RATE": "lots"])
+        } throws: { "\($0)".hasPrefix("HALFTUNES_LIMIT_RATE: \"lots\" is not a rate") }
+    }
+
+    @Test("the total line names the cap")
+    func cappedTotal() {
+        var writes: [String] = []
+        let display = ProgressDisplay(
+            mode: .terminal, columns: { 100 }, rows: { 24 }, write: { writes.append($0) }, warn: { _ in })
+        display.cap = 512_000
+        for id in [1, 2] {
+            display.add(
+                DownloadDocument(
+                    DownloadStatus(
+                        track: Track(id: id, name: "Track \(id)", artist: "A"), state: .downloading, receivedBytes: 10,
+                        expectedBytes: 100, failure: nil, file: nil)))
+        }
+        #expect(writes.joined().contains("Total (0 of 2 done, capped at 512.0 KB/s)"), "\(writes.joined())")
+    }
 }

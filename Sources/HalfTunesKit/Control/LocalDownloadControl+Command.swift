@@ -9,7 +9,7 @@ extension LocalDownloadControl {
     /// what the catalog trusts, through its proxies (``CatalogConfiguration/trustRoots``, ``CatalogConfiguration/proxies``).
     public static func forCommand(
         home: HalfTunesHome, catalog: CatalogConfiguration, downloading: Bool, tagging: TaggingOptions,
-        durability: Durability
+        durability: Durability, bandwidthLimit: Int? = nil
     ) -> LocalDownloadControl {
         var catalog = catalog
         catalog.cacheCapacity = 0
@@ -18,6 +18,7 @@ extension LocalDownloadControl {
         session.durability = durability
         session.trustRoots = catalog.trustRoots
         session.proxies = catalog.proxies
+        session.bandwidthLimit = bandwidthLimit
         return LocalDownloadControl(
             home: home, configuration: session, tagging: tagging,
             catalog: { [catalog] in try ITunesCatalog(configuration: catalog, logger: Logger(label: "halftunes.catalog")) },

@@ -47,6 +47,8 @@ public final class ProgressDisplay {
     /// Lines to print once, above the redrawn ones (finished tracks, notes).
     private var summaries: [SummaryLine] = []
     private var lastDraw = ContinuousClock.now - .seconds(1)
+    /// The cap on all downloads together, bytes a second, shown in the total line.
+    public var cap: Int?
 
     /// A display.
     ///
@@ -247,7 +249,8 @@ public final class ProgressDisplay {
     /// the total of the started ones alone would show a batch of 300 nearly done, seconds left.
     private func total(width: Int) -> String {
         let done = finished.count + lines.values.filter(\.finished).count
-        let title = "Total (\(done) of \(trackCount) done)"
+        let title =
+            "Total (\(done) of \(trackCount) done\(cap.map { ", capped at " + ProgressText.rate(bytesPerSecond: Double($0)) } ?? ""))"
         // Over the tracks that have started; a size the server did not give makes the total unknown.
         let figures = lines.values.compactMap(\.figures)
         let size = figures.reduce(finished.expected) { $0 + ($1.expected ?? 0) }

@@ -78,13 +78,17 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     static let unjournaledBytes: Int64 = 1 << 20
     /// The stream of updates and the task that forwards them, from the first update on.
     private var outlet: (feed: AsyncStream<Update>.Continuation, forwarder: Task<Void, Never>)?
+    /// The session's bandwidth cap, when it has one.
+    private let cap: BandwidthCap?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
-        progressInterval: Duration, time: Timekeeper, persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
+        progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil,
+        persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         forward: @escaping @Sendable (Update) async -> Void
     ) {
+        self.cap = cap
         self.job = job
         self.requestedOffset = requestedOffset
         self.bytesOnDisk = bytesOnDisk
@@ -181,6 +185,12 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         if file.flushes, unsynced >= checkpointBytes, flushing == nil {
             unsynced = 0
             flush(file, upTo: received, on: task.eventLoop)
+        }
+        // Under a cap, the next read waits until the bucket has refilled what this part took.
+        if let wait = cap?.take(Int(count)) {
+            return task.eventLoop.scheduleTask(
+                in: .nanoseconds(Int64(wait.components.seconds) * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+            ) {}.futureResult
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }

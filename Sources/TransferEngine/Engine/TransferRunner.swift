@@ -80,6 +80,8 @@ struct TransferRunner: Sendable {
     let logger: Logger
     /// Flushes the destination folders, one flush for the files finished together.
     let folders = FolderFlusher()
+    /// The cap on all transfers' bytes a second together.
+    let cap: BandwidthCap
 
     /// The logger AsyncHTTPClient gets: the engine's own when it shows debug messages (the only
     /// levels the client logs at), otherwise one that drops everything. The client tags each
@@ -173,7 +175,8 @@ struct TransferRunner: Sendable {
         let writer = BodyWriter(
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
-            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time, persist: report.persist,
+            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time,
+            cap: cap, persist: report.persist,
             forward: { update in
                 switch update {
                 case .progress(let received, let expected): await report.progress(received, expected)

@@ -142,7 +142,16 @@ public actor TransferSession {
             clients: clients, policy: configuration.retryPolicy, stallTimeout: configuration.stallTimeout,
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
-            finisher: configuration.finisher, time: time, logger: logger)
+            finisher: configuration.finisher, time: time, logger: logger,
+            cap: BandwidthCap(bytesPerSecond: configuration.bandwidthLimit))
+    }
+
+    /// The most bytes a second all transfers together receive now (`nil`: no cap).
+    public nonisolated var bandwidthLimit: Int? { runner.cap.bytesPerSecond }
+
+    /// Caps all transfers together at `bytesPerSecond` (`nil`: no cap), from their next body part on.
+    public nonisolated func setBandwidthLimit(_ bytesPerSecond: Int?) {
+        runner.cap.set(bytesPerSecond: bytesPerSecond.map { max(1, $0) })
     }
 
     /// A stream of every event from now on. Each call gives a new, independent stream; it ends

@@ -53,6 +53,9 @@ public struct TransferSessionConfiguration: Sendable {
     /// The proxies transfers go through (default: none; ``ProxySettings/resolve(explicit:environment:)``
     /// reads them as curl does).
     public var proxies: ProxySettings = .none
+    /// The most bytes a second all transfers together receive (`nil`, the default: no cap), as
+    /// curl's `--limit-rate`; ``TransferSession/setBandwidthLimit(_:)`` changes it while they run.
+    public var bandwidthLimit: Int?
 
     /// Creates a configuration.
     public init(

@@ -46,12 +46,14 @@ struct ResumeCommand: AsyncParsableCommand {
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
     @OptionGroup var durability: DurabilityOption
+    @OptionGroup var rate: RateOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             try await homeOptions.withControl(
-                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved
+                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved,
+                bandwidthLimit: try rate.resolved()
             ) { control in
                 try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in
                     [try await control.resume(id)]

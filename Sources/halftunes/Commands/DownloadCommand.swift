@@ -29,23 +29,32 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
     @OptionGroup var durability: DurabilityOption
+    @OptionGroup var rate: RateOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
+            let cap = try rate.resolved()
             try await homeOptions.withControl(
-                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved
+                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved,
+                bandwidthLimit: cap
             ) { control in
                 if case .server = control.owner {
                     if tagging.noTags {
                         Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
+                    }
+                    if rate.limitRate != nil {
+                        Terminal.say("note: --limit-rate does not apply: the running server downloads, as it was started")
                     }
                     if durability.durability != .powerLoss {
                         Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
                     }
                 }
                 let batch = BatchFeed(trackIDs, limit: queueLimit)
-                try await ForegroundDownloads.run(control, json: json, batch: batch) { try await control.start($0) }
+                let shownCap = control.owner == .thisProcess ? cap : nil
+                try await ForegroundDownloads.run(control, json: json, batch: batch, cap: shownCap) {
+                    try await control.start($0)
+                }
             }
         }
     }

@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
+    @OptionGroup var rate: RateOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
@@ -23,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await WebServer.run(
                 home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
                 trustRoots: configuration.trustRoots, proxies: configuration.proxies,
+                bandwidthLimit: try rate.resolved(),
                 catalogConfiguration: { configuration }, say: Terminal.say)
         }
     }
@@ -39,6 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var throttle: ThrottleOption
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var tagging: TaggingOption
+    @OptionGroup var rate: RateOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
@@ -48,6 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
         try await reportingFailures {
             try await WebServer.run(
                 home: homeOptions.resolved, host: "127.0.0.1", port: port, tagging: tagging.resolved,
+                bandwidthLimit: try rate.resolved(),
                 catalogConfiguration: {
                     guard let url = await demoURL() else {
                         throw DownloadError(.internalError, "the DemoCatalog did not start")

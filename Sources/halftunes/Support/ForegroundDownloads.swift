@@ -7,7 +7,8 @@ enum ForegroundDownloads {
     /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted; the error of a slice
     ///   that could not start, once the slices before it have finished.
     static func run(
-        _ control: any DownloadControl, json: Bool, batch: BatchFeed, write: @escaping (String) -> Void = Terminal.write,
+        _ control: any DownloadControl, json: Bool, batch: BatchFeed, cap: Int? = nil,
+        write: @escaping (String) -> Void = Terminal.write,
         start: @escaping ([Int]) async throws -> [DownloadDocument]
     ) async throws {
         let output = BufferedOutput(write: write)
@@ -18,6 +19,7 @@ enum ForegroundDownloads {
                 output.flush()
                 Terminal.warn(line)
             })
+        display.cap = cap
         let signals = await InterruptSignal.trap()
         let (interrupts, interrupt) = AsyncStream<Void>.makeStream()
         let trap = Task {

@@ -22,9 +22,10 @@ struct HomeOptions: ParsableArguments {
     ///   `false` for commands that only look or edit.
     ///   `tagging`: whether this process's downloads get their tags (a running server's are as it was started).
     ///   `durability`: what this process's downloads survive (a running server's, as it was started).
+    ///   `bandwidthLimit`: this process's cap on all its downloads together, bytes a second.
     func withControl<T>(
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
-        durability: Durability = .powerLoss, _ body: (any DownloadControl) async throws -> T
+        durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, _ body: (any DownloadControl) async throws -> T
     ) async throws -> T {
         let control: any DownloadControl
         if let server = ServerInfo.read(from: resolved) {
@@ -35,7 +36,7 @@ struct HomeOptions: ParsableArguments {
                 home: resolved,
                 catalog: try CatalogOptions.configuration(
                     explicit: catalog?.catalog, trust: trust, proxies: CatalogOptions.proxies(explicit: catalog?.proxy)),
-                downloading: downloading, tagging: tagging, durability: durability)
+                downloading: downloading, tagging: tagging, durability: durability, bandwidthLimit: bandwidthLimit)
         }
         return try await control.closing { try await body($0) }
     }
