@@ -19,6 +19,7 @@ struct HalfTunes: AsyncParsableCommand {
             PlayCommand.self,
             RemoveCommand.self,
             TagCommand.self,
+            LimitRateCommand.self,
             ServeCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,

@@ -1,8 +1,12 @@
 """What a new user met in the first hour, pinned: an empty library shows no tools, a filtered
 library's size is the shown tracks', the page asks for nothing that is not there (its icon)."""
+import os
 import re
+import subprocess
 
 from playwright.sync_api import expect
+
+from conftest import BINARY
 
 from journey import download_all, row, search
 
@@ -99,3 +103,23 @@ def test_download_and_play_start_at_the_same_x(browser, fast_demo):
     expect(row(page, LOVE[0]).get_by_role("button", name=f"Play {LOVE[0]}")).to_be_visible()
     xs = {round(box["x"]) for box in boxes(page, LOVE, lambda r: r.get_by_role("button").first).values()}
     assert len(xs) == 1, xs
+
+
+def test_the_speed_limit_is_set_from_the_page_and_read_by_the_command_line(browser, demo):
+    page = browser.new_page()
+    page.goto(demo.url)
+    limit = page.get_by_role("combobox", name="Speed limit")
+    expect(limit).to_have_value("0")
+    limit.select_option(label="1 MB/s")
+    expect(page.get_by_role("status")).to_have_text("Downloads limited to 1 MB/s")
+    assert page.request.get(demo.url + "/api/limit-rate").json()["bytesPerSecond"] == 1_000_000
+    shown = subprocess.run([str(BINARY), "limit-rate"], capture_output=True, text=True, timeout=30,
+                           env=dict(os.environ, HALFTUNES_HOME=str(demo.home)))
+    assert shown.stdout == "Downloads capped at 1.0 MB/s in all.\n", shown.stderr
+    subprocess.run([str(BINARY), "limit-rate", "500k"], check=True, capture_output=True, timeout=30,
+                   env=dict(os.environ, HALFTUNES_HOME=str(demo.home)))
+    page.reload()
+    expect(page.get_by_role("combobox", name="Speed limit")).to_have_value("512000")
+    page.get_by_role("combobox", name="Speed limit").select_option(label="None")
+    expect(page.get_by_role("status")).to_have_text("No speed limit")
+    assert "bytesPerSecond" not in page.request.get(demo.url + "/api/limit-rate").json()

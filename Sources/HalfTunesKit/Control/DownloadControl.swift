@@ -26,6 +26,10 @@ public protocol DownloadControl: Sendable {
     func listing(_ query: ListingQuery) async throws(DownloadError) -> Listing
     /// Writes a library track's tags and cover into its file (for files downloaded without them).
     func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
+    /// The cap on all downloads together, bytes a second (`nil`: none).
+    func bandwidthLimit() async throws(DownloadError) -> Int?
+    /// Sets the cap on all downloads together (`nil`: none), for those running too; returns it.
+    func setBandwidthLimit(_ bytesPerSecond: Int?) async throws(DownloadError) -> Int?
     /// A downloaded track to play: its library document, whose `file` is set.
     func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument
     /// A track's bytes from the first, handed to `receive` in order as they arrive — for playing
@@ -57,6 +61,14 @@ extension DownloadControl {
 
     /// Every download in flight and the whole library.
     public func listing() async throws(DownloadError) -> Listing { try await listing(.all) }
+
+    /// No cap, for a control that runs no downloads of its own.
+    public func bandwidthLimit() async throws(DownloadError) -> Int? { nil }
+
+    /// Refused, for a control that runs no downloads of its own.
+    public func setBandwidthLimit(_ bytesPerSecond: Int?) async throws(DownloadError) -> Int? {
+        throw DownloadError(.conflict, "this control runs no downloads to cap")
+    }
 
     /// The events of ``events()``, one to a batch (for a control whose events arrive one by one).
     public func eventBatches() async throws(DownloadError) -> AsyncStream<[DownloadEvent]> {

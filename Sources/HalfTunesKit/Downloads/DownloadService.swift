@@ -167,6 +167,12 @@ public actor DownloadService {
         tagger.expect(zip(starting, ids).map { (track: $0, transfer: $1) })
     }
 
+    /// The cap on all downloads together, bytes a second (`nil`: none).
+    public nonisolated var bandwidthLimit: Int? { session.bandwidthLimit }
+
+    /// Caps all downloads together (`nil`: none), those running too.
+    public nonisolated func setBandwidthLimit(_ bytesPerSecond: Int?) { session.setBandwidthLimit(bytesPerSecond) }
+
     /// Pauses a track's download, keeping what was received.
     public func pause(trackID: Int) async throws {
         _ = try await session.pause(try transfer(of: trackID))

@@ -20,19 +20,23 @@ public enum APIRoute: Sendable, Hashable {
     case remove(Int)
     /// `POST /api/library/:id/tag` → ``DownloadDocument``: writes the track's tags into its file.
     case retag(Int)
+    /// `GET /api/limit-rate` → ``RateDocument``: the cap on all downloads together.
+    case rate
+    /// `POST /api/limit-rate?bytesPerSecond=N` → ``RateDocument``: sets the cap (0: none).
+    case setRate(Int?)
     /// `GET /library/:id` → the file, with ranges (a download in progress: the bytes so far,
     /// and the rest as they arrive).
     case file(Int)
 
     /// The route's shape, for registering a handler.
     public enum Pattern: String, Sendable, CaseIterable {
-        case search, listing, events, start, pause, resume, cancel, remove, retag, file
+        case search, listing, events, start, pause, resume, cancel, remove, retag, rate, setRate, file
 
         /// The HTTP method.
         public var method: String {
             switch self {
-            case .search, .listing, .events, .file: "GET"
-            case .start, .pause, .resume, .retag: "POST"
+            case .search, .listing, .events, .file, .rate: "GET"
+            case .start, .pause, .resume, .retag, .setRate: "POST"
             case .cancel, .remove: "DELETE"
             }
         }
@@ -48,6 +52,7 @@ public enum APIRoute: Sendable, Hashable {
             case .resume: "/api/downloads/:id/resume"
             case .remove: "/api/library/:id"
             case .retag: "/api/library/:id/tag"
+            case .rate, .setRate: "/api/limit-rate"
             case .file: "/library/:id"
             }
         }
@@ -68,6 +73,8 @@ public enum APIRoute: Sendable, Hashable {
         case .cancel: .cancel
         case .remove: .remove
         case .retag: .retag
+        case .rate: .rate
+        case .setRate: .setRate
         case .file: .file
         }
     }
@@ -93,8 +100,10 @@ public enum APIRoute: Sendable, Hashable {
             components.path = pattern.path
             components.queryItems = query.queryItems.isEmpty ? nil : query.queryItems
             return components.string ?? pattern.path
-        case .events:
+        case .events, .rate:
             return pattern.path
+        case .setRate(let rate):
+            return pattern.path + "?bytesPerSecond=\(rate ?? 0)"
         case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .retag(let id), .file(let id):
             return pattern.path.replacingOccurrences(of: ":id", with: String(id))
         }

@@ -136,3 +136,13 @@ public struct ErrorDocument: Codable, Sendable, Hashable {
     /// The error it describes.
     public var error: DownloadError { DownloadError(code, message, trackIDs: trackIds ?? []) }
 }
+
+/// The cap on all downloads together: `GET`/`POST /api/limit-rate` and `halftunes limit-rate`.
+public struct RateDocument: Codable, Sendable, Hashable {
+    public var v = wireVersion
+    /// Bytes a second; absent when there is no cap.
+    public var bytesPerSecond: Int?
+
+    /// The document of a cap.
+    public init(bytesPerSecond: Int?) { self.bytesPerSecond = bytesPerSecond }
+}

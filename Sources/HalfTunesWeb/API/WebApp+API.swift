@@ -7,7 +7,9 @@ extension WebApp {
     /// The JSON API, registered from the route table. Every route takes track ids; none takes a
     /// URL or a path. Each handler is one call on the download control.
     func addAPIRoutes(to router: Router<WebContext>) {
-        let patterns: [APIRoute.Pattern] = [.search, .listing, .start, .pause, .resume, .cancel, .remove, .retag]
+        let patterns: [APIRoute.Pattern] = [
+            .search, .listing, .start, .pause, .resume, .cancel, .remove, .retag, .rate, .setRate,
+        ]
         for pattern in patterns {
             router.on(RouterPath(pattern.path), method: HTTPRequest.Method(pattern.method)!) { request, context in
                 try await answer(pattern, request, context)
@@ -54,6 +56,15 @@ extension WebApp {
             return Response(status: .noContent)
         case .retag:
             return try json(await control.retag(try trackID(context)))
+        case .rate:
+            return try json(RateDocument(bytesPerSecond: await control.bandwidthLimit()))
+        case .setRate:
+            let text = request.uri.queryParameters["bytesPerSecond"].map(String.init) ?? ""
+            guard let rate = Int(text), rate >= 0 else {
+                throw DownloadError(
+                    .badInput, "bytesPerSecond must be a whole number of bytes a second (0: no cap), not \"\(text)\"")
+            }
+            return try json(RateDocument(bytesPerSecond: await control.setBandwidthLimit(rate == 0 ? nil : rate)))
         case .events, .file:
             throw DownloadError(.internalError, "\(pattern.path) has its own handler")
         }

@@ -42,6 +42,16 @@ public struct RemoteDownloadControl: DownloadControl {
 
     public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument { try await call(.retag(trackID)) }
 
+    public func bandwidthLimit() async throws(DownloadError) -> Int? {
+        let document: RateDocument = try await call(.rate)
+        return document.bytesPerSecond
+    }
+
+    public func setBandwidthLimit(_ bytesPerSecond: Int?) async throws(DownloadError) -> Int? {
+        let document: RateDocument = try await call(.setRate(bytesPerSecond))
+        return document.bytesPerSecond
+    }
+
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         // The server runs on this machine: its library file is what to play; a download in
         // progress with bytes plays from the server's /library/:id, which sends the rest as it comes.

@@ -9,6 +9,7 @@ import { showResults, showsTrack, updateRow } from "./results.js";
 import { libraryItem, loadLibrary, refreshChanges, setUpLibrary, view } from "./library.js";
 import { play, setUpPlayer } from "./player.js";
 import { setUpShortcuts } from "./shortcuts.js";
+import { setUpRateLimit } from "./ratelimit.js";
 
 let searched = false; // whether the table shows a search (else the downloads in flight)
 const eventsSeen = new Map(); // track id → how many state events came for it
@@ -133,4 +134,5 @@ document.addEventListener("halftunes:removed", (event) => {
 setUpPlayer();
 setUpLibrary();
 setUpShortcuts();
+setUpRateLimit();
 connectEvents();
