@@ -123,3 +123,17 @@ def test_the_speed_limit_is_set_from_the_page_and_read_by_the_command_line(brows
     page.get_by_role("combobox", name="Speed limit").select_option(label="None")
     expect(page.get_by_role("status")).to_have_text("No speed limit")
     assert "bytesPerSecond" not in page.request.get(demo.url + "/api/limit-rate").json()
+
+
+def test_covers_come_at_the_size_shown_and_twice_that_on_a_2x_screen(browser, fast_demo):
+    for scale, size in ((1, 48), (2, 96)):
+        page = browser.new_page(device_scale_factor=scale)
+        page.goto(fast_demo.url)
+        search(page, "love")
+        cover = row(page, "Love in the Harbour").get_by_role("img", name="Cover of Harbour Lights")
+        expect(cover).to_be_visible()
+        page.wait_for_function("(e) => e.complete && e.naturalWidth > 0", arg=cover.element_handle())
+        source = cover.evaluate("(e) => e.currentSrc")
+        assert source.endswith(f"/{size}x{size}bb.svg")
+        assert f'width="{size}"' in page.request.get(source).text(), "the catalog drew it at that size"
+        page.close()

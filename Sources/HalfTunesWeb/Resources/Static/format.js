@@ -48,3 +48,11 @@ export function element(tag, attributes = {}, ...children) {
 }
 
 export const $ = (selector) => document.querySelector(selector);
+
+/**
+ * The store's rendition of a cover at `px` pixels: its artwork URLs end in `100x100bb.jpg`, and
+ * the image server answers any `NxNbb` (the tag writer asks for 600). Other URLs stay as they are.
+ */
+export function artworkAt(url, px) {
+  return url.replace(/\/\d+x\d+bb\.(jpg|png|svg)$/, `/${px}x${px}bb.$1`);
+}

@@ -1,7 +1,7 @@
 // The player: a queue (the library as it is sorted and filtered when Play is pressed), Next and
 // Previous, the next track when one ends, and the Media Session (title, artist, artwork; the
 // keyboard's media keys).
-import { $ } from "./format.js";
+import { $, artworkAt } from "./format.js";
 import { announce } from "./announce.js";
 import { showError } from "./api.js";
 
@@ -80,7 +80,7 @@ function updateTransport() {
 
 function describe(item) {
   if (!("mediaSession" in navigator) || typeof MediaMetadata === "undefined") return;
-  const artwork = item.artworkURL ? [{ src: item.artworkURL, sizes: "100x100" }] : [];
+  const artwork = item.artworkURL ? [{ src: artworkAt(item.artworkURL, 512), sizes: "512x512" }] : [];
   navigator.mediaSession.metadata = new MediaMetadata({
     title: item.name, artist: item.artist, album: item.album || "", artwork });
 }

@@ -1,6 +1,6 @@
 // The results table: one row per track, built once per search and then updated in place (text,
 // progress value, buttons), so focus and screen-reader position survive every event.
-import { $, duration, element, progressText, wait } from "./format.js";
+import { $, artworkAt, duration, element, progressText, wait } from "./format.js";
 import { setButtons } from "./controls.js";
 import { tracks } from "./tracks.js";
 
@@ -46,7 +46,10 @@ export function storeLink(item) {
 
 function build(item, press) {
   const art = item.artworkURL
-    ? element("img", { src: item.artworkURL, alt: `Cover of ${item.album || item.name}`, width: "48", height: "48" })
+    ? element("img", {
+      src: artworkAt(item.artworkURL, 48), srcset: `${artworkAt(item.artworkURL, 96)} 2x`,
+      alt: `Cover of ${item.album || item.name}`, width: "48", height: "48",
+    })
     : "";
   const bar = element("progress", { max: "100", "aria-label": `Progress of ${item.name}` });
   const label = element("span", { class: "progress-label" });
