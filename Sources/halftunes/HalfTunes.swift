@@ -20,6 +20,8 @@ struct HalfTunes: AsyncParsableCommand {
             RemoveCommand.self,
             TagCommand.self,
             LimitRateCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
             ServeCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,

@@ -1,8 +1,12 @@
 """What a new user met in the first hour, pinned: an empty library shows no tools, a filtered
 library's size is the shown tracks', the page asks for nothing that is not there (its icon)."""
 import os
+import pathlib
 import re
+import shutil
 import subprocess
+
+import pytest
 
 from playwright.sync_api import expect
 
@@ -137,3 +141,24 @@ def test_covers_come_at_the_size_shown_and_twice_that_on_a_2x_screen(browser, fa
         assert source.endswith(f"/{size}x{size}bb.svg")
         assert f'width="{size}"' in page.request.get(source).text(), "the catalog drew it at that size"
         page.close()
+
+
+def test_export_playlist_gives_an_m3u8_whose_every_entry_plays(browser, fast_demo):
+    if not shutil.which("ffprobe"):
+        pytest.skip("needs ffprobe (apt-get install ffmpeg)")
+    page = browser.new_page()
+    page.goto(fast_demo.url)
+    search(page, "love")
+    download_all(page, ["Love in the Harbour", "Love Letters (Unsent)"])
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export playlist").click()
+    text = pathlib.Path(download.value.path()).read_text()
+    lines = text.splitlines()
+    assert lines[0] == "#EXTM3U"
+    entries = [line for line in lines if line and not line.startswith("#")]
+    assert len(entries) == 2
+    for info, entry in zip([l for l in lines if l.startswith("#EXTINF:")], entries):
+        probed = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", entry],
+                                capture_output=True, text=True, timeout=30)
+        assert probed.returncode == 0, probed.stderr
+        assert round(float(probed.stdout)) == int(info.split(":")[1].split(",")[0])

@@ -18,6 +18,18 @@ extension WebApp {
         let path = RouterPath(APIRoute.Pattern.file.path)
         router.on(path, method: .get) { request, context in try await serveLibraryFile(request, context, files) }
         router.on(path, method: .head) { request, context in try await serveLibraryFile(request, context, files) }
+        // The library as a playlist for other players on this machine (absolute paths).
+        router.get("/library.m3u8") { _, _ -> Response in
+            let playlist = Playlist.m3u8(try await control.listing().library)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "audio/x-mpegurl; charset=utf-8",
+                    .contentDisposition: "attachment; filename=\"HalfTunes.m3u8\"",
+                    .cacheControl: "no-store",
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: playlist)))
+        }
     }
 
     private func serveLibraryFile(
