@@ -83,3 +83,29 @@ struct SearchQueryTests {
         return result
     }
 }
+
+@Suite("Search filters (pure)")
+struct SearchFilterTests {
+    @Test("attribute, explicit, lang and offset go into the query as the API names them, only when set")
+    func parameters() throws {
+        let plain = try SearchQuery(term: "love", field: nil)
+        #expect(!plain.queryString.contains("attribute") && !plain.queryString.contains("offset"))
+        let query = try SearchQuery(term: "love", limit: 25, field: .artist, explicit: false, language: "JA_JP", offset: 50)
+        #expect(
+            query.queryString
+                == "term=love&country=US&media=music&entity=song&limit=25&attribute=artistTerm&explicit=No&lang=ja_jp&offset=50")
+        #expect(try SearchQuery(term: "x", field: .album).queryString.hasSuffix("&attribute=albumTerm"))
+        #expect(
+            try SearchQuery(term: "x", field: .song, explicit: true).queryString.hasSuffix("&attribute=songTerm&explicit=Yes"))
+    }
+
+    @Test("a language the API does not answer in, or a negative offset, is refused naming the value")
+    func refused() {
+        #expect { try SearchQuery(term: "x", field: nil, language: "fr_fr") } throws: {
+            ($0 as? CatalogError)?.message == "the language must be en_us or ja_jp, not \"fr_fr\""
+        }
+        #expect { try SearchQuery(term: "x", field: nil, offset: -1) } throws: {
+            ($0 as? CatalogError)?.message == "the offset must be 0 or more, not -1"
+        }
+    }
+}

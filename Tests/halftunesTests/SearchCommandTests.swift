@@ -114,6 +114,48 @@ struct SearchCommandTests {
     }
 }
 
+@Suite("halftunes search filters", .timeLimit(.minutes(1)))
+struct SearchFilterCommandTests {
+    /// The ids a `search --json` printed, in order.
+    private func ids(_ result: ChildProcess.Result) -> [Int] {
+        ((ndjson(result.stdout).first?["results"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }
+    }
+
+    @Test("--in artist, --offset, --explicit no, --lang: here and through serve, the same answers")
+    func filters() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { home in
+                func search(_ arguments: [String]) async throws -> [Int] {
+                    let result = try await runHalftunes(["search", "--json"] + arguments, home: home, catalog: url)
+                    #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                    return ids(result)
+                }
+                let cases: [[String]] = [
+                    ["love", "--in", "artist"], ["paper lanterns", "--in", "artist", "--limit", "2", "--offset", "2"],
+                    ["burn", "--explicit", "no"], ["burn"], ["love", "--in", "song", "--lang", "ja_jp", "--limit", "2"],
+                ]
+                var here: [[Int]] = []
+                for arguments in cases { here.append(try await search(arguments)) }
+                #expect(here[0].isEmpty, "no artist is called love")
+                #expect(here[1] == [1003, 1004], "the third and fourth of the artist's songs")
+                #expect(here[2].isEmpty && here[3] == [1012], "Slow Burn is explicit")
+                #expect(here[4] == [1001, 1008])
+                let server = try ChildProcess(
+                    try BuiltProducts.halftunes, ["serve", "--port", "0"],
+                    environment: halftunesEnvironment(home: home, catalog: url))
+                _ = await server.waitForLine { $0.contains("http://127.0.0.1:") ? true : nil }
+                var served: [[Int]] = []
+                for arguments in cases { served.append(try await search(arguments)) }
+                let bad = try await runHalftunes(["search", "x", "--lang", "fr"], home: home, catalog: url)
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+                #expect(served == here, "the server passes the filters on")
+                #expect(bad.status == 64 && bad.stderr.hasPrefix("halftunes: the value 'fr' is invalid for '--lang <lang>'"))
+            }
+        }
+    }
+}
+
 @Suite("halftunes usage errors", .timeLimit(.minutes(1)))
 struct UsageErrorTests {
     @Test(

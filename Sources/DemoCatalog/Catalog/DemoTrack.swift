@@ -28,9 +28,16 @@ public struct DemoTrack: Sendable, Hashable {
     var artistId: Int { 900_000 + Self.stableHash(artist) % 100_000 }
     var collectionId: Int { 800_000 + Self.stableHash(artist + "\u{0}" + album) % 100_000 }
 
-    /// Whether every word of `term` appears in the title, artist or album (ignoring case and accents).
-    func matches(words: [String]) -> Bool {
-        let haystack = "\(name) \(artist) \(album)"
+    /// Whether every word of `term` appears in the title, artist or album (ignoring case and
+    /// accents), or in the one field `attribute` names (`songTerm`, `artistTerm`, `albumTerm`).
+    func matches(words: [String], attribute: String? = nil) -> Bool {
+        let haystack =
+            switch attribute {
+            case "songTerm": name
+            case "artistTerm": artist
+            case "albumTerm": album
+            default: "\(name) \(artist) \(album)"
+            }
         return words.allSatisfy { haystack.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
     }
 

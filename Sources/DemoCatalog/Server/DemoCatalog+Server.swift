@@ -90,9 +90,22 @@ extension DemoCatalog {
         if let media = query["media"], !["music", "all"].contains(media) {
             return badRequest("Invalid value(s) for key(s): [media]")
         }
+        let attribute = query["attribute"]
+        if let attribute, !["songTerm", "artistTerm", "albumTerm", "mixTerm", "genreIndex", "composerTerm"].contains(attribute) {
+            return badRequest("Invalid value(s) for key(s): [attribute]")
+        }
+        if let lang = query["lang"], !["en_us", "ja_jp"].contains(lang.lowercased()) {
+            return badRequest("Invalid value(s) for key(s): [language]")
+        }
+        let explicit = query["explicit"].map { $0.lowercased() }
+        if let explicit, !["yes", "no"].contains(explicit) { return badRequest("Invalid value(s) for key(s): [explicit]") }
         let limit = query["limit"].flatMap(Int.init).map { min(max($0, 1), 200) } ?? 50
+        let offset = max(0, query["offset"].flatMap(Int.init) ?? 0)
         let words = (query["term"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-        let found = words.isEmpty ? [] : tracks.filter { $0.matches(words: words) }.prefix(limit)
+        let matching = tracks.filter {
+            $0.matches(words: words, attribute: attribute) && (explicit != "no" || $0.explicitness != "explicit")
+        }
+        let found = words.isEmpty ? [] : matching.dropFirst(offset).prefix(limit)
         let store = country.uppercased() == "US" ? "USA" : country
         return json(found.map { APIResult($0, baseURL: base, country: store, generation: previewGeneration(of: $0.id)) })
     }

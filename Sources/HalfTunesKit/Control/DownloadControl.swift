@@ -12,6 +12,8 @@ public protocol DownloadControl: Sendable {
 
     /// Searches the catalog; each result carries its download state.
     func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults
+    /// Searches with the catalog's filters too (which field, explicit songs, language, a later page).
+    func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults
     /// Starts (or resumes) downloads of tracks by id, looking them up when needed.
     func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument]
     /// Pauses a download, keeping its bytes.
@@ -61,6 +63,11 @@ extension DownloadControl {
 
     /// Every download in flight and the whole library.
     public func listing() async throws(DownloadError) -> Listing { try await listing(.all) }
+
+    /// The term, limit and country alone, for a control that knows no filters.
+    public func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults {
+        try await search(term: request.term, limit: request.limit, country: request.country)
+    }
 
     /// No cap, for a control that runs no downloads of its own.
     public func bandwidthLimit() async throws(DownloadError) -> Int? { nil }

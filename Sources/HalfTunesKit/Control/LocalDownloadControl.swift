@@ -52,8 +52,12 @@ public actor LocalDownloadControl: DownloadControl {
     }
 
     public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
+        try await search(SearchRequest(term: term, limit: limit, country: country))
+    }
+
+    public func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults {
         try await DownloadError.catching {
-            let found = try await openCatalog().search(try SearchQuery(term: term, country: country, limit: limit))
+            let found = try await openCatalog().search(try request.query())
             tracks.remember(found)
             let statuses = try await statuses(of: found.map(\.id))
             return SearchResults(results: found.map { DownloadDocument($0, status: statuses[$0.id]) })

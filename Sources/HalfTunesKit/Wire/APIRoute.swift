@@ -2,8 +2,8 @@ import Foundation
 
 /// The local API's routes: one table that the server registers and the client calls.
 public enum APIRoute: Sendable, Hashable {
-    /// `GET /api/search?term=&limit=&country=` → ``SearchResults``.
-    case search(term: String, limit: Int, country: String)
+    /// `GET /api/search?term=&limit=&country=&in=&explicit=&lang=&offset=` → ``SearchResults``.
+    case search(SearchRequest)
     /// `GET /api/downloads?limit=&after=&since=` → ``Listing``.
     case listing(ListingQuery)
     /// `GET /api/events` → Server-Sent Events of ``WireEvent``.
@@ -85,13 +85,10 @@ public enum APIRoute: Sendable, Hashable {
     /// The path and query to request.
     public var target: String {
         switch self {
-        case .search(let term, let limit, let country):
+        case .search(let request):
             var components = URLComponents()
             components.path = pattern.path
-            components.queryItems = [
-                URLQueryItem(name: "term", value: term), URLQueryItem(name: "limit", value: String(limit)),
-                URLQueryItem(name: "country", value: country),
-            ]
+            components.queryItems = request.parameters.map { URLQueryItem(name: $0.name, value: $0.value) }
             // `+` means a space in a query: escape it, so a term like "AC+DC" arrives as written.
             components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
             return components.string ?? pattern.path

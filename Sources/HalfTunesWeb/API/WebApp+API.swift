@@ -21,19 +21,8 @@ extension WebApp {
         switch pattern {
         case .search:
             let parameters = request.uri.queryParameters
-            // A limit that is not a number is refused, as the listing's is, not taken as the default.
-            var limit = 50
-            if let text = parameters["limit"] {
-                guard let number = Int(text) else {
-                    let (low, high) = (SearchQuery.limitRange.lowerBound, SearchQuery.limitRange.upperBound)
-                    throw DownloadError(.badInput, "the limit must be a number between \(low) and \(high), not \"\(text)\"")
-                }
-                limit = number
-            }
-            return try json(
-                await control.search(
-                    term: parameters["term"].map(String.init) ?? "", limit: limit,
-                    country: parameters["country"].map(String.init) ?? "US"))
+            // A value that is not one is refused, as the listing's are, not taken as the default.
+            return try json(await control.search(try SearchRequest { parameters[$0[...]].map(String.init) }))
         case .listing:
             let parameters = request.uri.queryParameters
             let query = try ListingQuery { name in parameters[name[...]].map(String.init) }

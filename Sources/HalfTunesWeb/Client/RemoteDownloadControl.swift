@@ -21,7 +21,11 @@ public struct RemoteDownloadControl: DownloadControl {
     public var owner: DownloadOwner { .server(url: server.url, pid: server.pid) }
 
     public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
-        try await call(.search(term: term, limit: limit, country: country))
+        try await search(SearchRequest(term: term, limit: limit, country: country))
+    }
+
+    public func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults {
+        try await call(.search(request))
     }
 
     public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {

@@ -14,6 +14,31 @@ public struct SearchQuery: Sendable, Hashable {
     public let country: String
     /// How many results to ask for (1…200).
     public let limit: Int
+    /// Which field the term is matched against (`attribute`); `nil`: all of them.
+    public var field: Field?
+    /// Whether explicit songs are included (`explicit=Yes|No`); `nil`: the API's default (yes).
+    public var explicit: Bool?
+    /// The language of the answers' texts (`lang`): `en_us` or `ja_jp`.
+    public var language: String?
+    /// How many results to skip (`offset`): the next page.
+    public var offset: Int?
+
+    /// The fields a term can be matched against alone.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        case song, artist, album
+
+        /// The API's `attribute` value.
+        public var attribute: String {
+            switch self {
+            case .song: "songTerm"
+            case .artist: "artistTerm"
+            case .album: "albumTerm"
+            }
+        }
+    }
+
+    /// The languages the API answers in.
+    public static let languages: Set<String> = ["en_us", "ja_jp"]
 
     /// Creates a validated query.
     ///
@@ -33,12 +58,32 @@ public struct SearchQuery: Sendable, Hashable {
         self.limit = limit
     }
 
+    /// Creates a validated query with the API's filters.
+    ///
+    /// - Throws: ``CatalogError/Code/invalidQuery`` as the other initializer does, and for a
+    ///   language other than `en_us` or `ja_jp` or a negative offset.
+    public init(
+        term: String, country: String = "US", limit: Int = 50, field: Field?, explicit: Bool? = nil,
+        language: String? = nil, offset: Int? = nil
+    ) throws(CatalogError) {
+        try self.init(term: term, country: country, limit: limit)
+        if let language, !Self.languages.contains(language.lowercased()) {
+            throw .invalidQuery("the language must be en_us or ja_jp, not \"\(language)\"")
+        }
+        if let offset, offset < 0 { throw .invalidQuery("the offset must be 0 or more, not \(offset)") }
+        (self.field, self.explicit, self.language, self.offset) = (field, explicit, language?.lowercased(), offset)
+    }
+
     /// The query string, without the leading `?`.
     public var queryString: String {
         [
             ("term", term), ("country", country), ("media", "music"), ("entity", "song"),
             ("limit", String(limit)),
         ]
+        .appending(field.map { ("attribute", $0.attribute) })
+        .appending(explicit.map { ("explicit", $0 ? "Yes" : "No") })
+        .appending(language.map { ("lang", $0) })
+        .appending(offset.map { ("offset", String($0)) })
         .map { "\($0)=\(FormEncoding.encode($1))" }
         .joined(separator: "&")
     }
@@ -68,4 +113,8 @@ public enum FormEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF")
+}
+
+extension Array {
+    fileprivate func appending(_ element: Element?) -> [Element] { element.map { self + [$0] } ?? self }
 }

@@ -26,8 +26,30 @@ struct SearchCommand: AsyncParsableCommand {
         return text
     }
 
+    @Option(name: .customLong("in"), help: "Match the term against one field only: song, artist or album.")
+    var field: SearchQuery.Field?
+
+    @Option(name: .long, help: "Include explicit songs: yes (the default) or no.")
+    var explicit: YesNo?
+
+    @Option(name: .customLong("lang"), help: "The language of the answers: en_us or ja_jp.", transform: Self.language)
+    var language: String?
+
+    @Option(
+        name: .long, help: "Skip this many results: the next page is --offset 50 with --limit 50.",
+        transform: NumberIn.parser(0...Int.max))
+    var offset: Int?
+
     @Flag(name: .long, help: "Print the results as JSON (the API's schema) instead of a table.")
     var json = false
+
+    enum YesNo: String, ExpressibleByArgument, CaseIterable { case yes, no }
+
+    /// en_us or ja_jp.
+    private static func language(_ text: String) throws -> String {
+        guard SearchQuery.languages.contains(text.lowercased()) else { throw ValidationError("en_us or ja_jp") }
+        return text.lowercased()
+    }
 
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
@@ -37,7 +59,10 @@ struct SearchCommand: AsyncParsableCommand {
         try await reportingFailures {
             let text = term.joined(separator: " ")
             let found = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) {
-                try await $0.search(term: text, limit: limit, country: country)
+                try await $0.search(
+                    SearchRequest(
+                        term: text, limit: limit, country: country, field: field, explicit: explicit.map { $0 == .yes },
+                        language: language, offset: offset))
             }
             if json {
                 Terminal.write(try WireEncoding.line(found) + "\n")
@@ -49,3 +74,5 @@ struct SearchCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension SearchQuery.Field: ExpressibleByArgument {}
