@@ -11,15 +11,15 @@ import TransferEngine
 public actor LocalDownloadControl: DownloadControl {
     public nonisolated let owner = DownloadOwner.thisProcess
     private let home: HalfTunesHome
-    private let configuration: TransferSessionConfiguration
+    let configuration: TransferSessionConfiguration
     private let tagging: TaggingOptions
     private let makeCatalog: @Sendable () async throws -> ITunesCatalog
     private let logger: Logger
     private let tracks = TrackDirectory()
-    private var service: DownloadService?
+    var service: DownloadService?
     private var catalog: ITunesCatalog?
     private var library: LibraryStore?
-    private let ownsService: Bool
+    let ownsService: Bool
 
     /// A control that opens `home`'s downloads when first needed, and closes them in ``close()``.
     ///
@@ -139,29 +139,6 @@ public actor LocalDownloadControl: DownloadControl {
         let filed = try library.items(ids: recorded.map(\.track.id))
         listing.downloads = recorded.filter { filed[$0.track.id] == nil }.map(DownloadDocument.init)
         return listing
-    }
-
-    public func bandwidthLimit() async throws(DownloadError) -> Int? {
-        try await DownloadError.catching { try await runningService().bandwidthLimit }
-    }
-
-    public func setBandwidthLimit(_ bytesPerSecond: Int?) async throws(DownloadError) -> Int? {
-        try await DownloadError.catching {
-            let service = try await runningService()
-            service.setBandwidthLimit(bytesPerSecond)
-            return service.bandwidthLimit
-        }
-    }
-
-    /// The service whose downloads run in this process: the server's, or this command's own
-    /// when it downloads. A command that only looks has none to cap: the cap is set when the
-    /// downloads start.
-    private func runningService() async throws -> DownloadService {
-        if let service, !ownsService || configuration.startsTransfers { return service }
-        throw DownloadError(
-            .conflict,
-            "no downloads run to cap: halftunes serve (or download) takes --limit-rate when it starts, "
-                + "and halftunes limit-rate changes a running server's")
     }
 
     public func retag(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
