@@ -18,9 +18,16 @@ public final class HTTPClientSet: Sendable {
     }
 
     /// The client for a request to `url`.
-    public func client(for url: URL) -> HTTPClient {
-        let server = proxies.server(for: url)
-        return clients.withLock { clients in
+    public func client(for url: URL) -> HTTPClient { client(through: proxies.server(for: url)) }
+
+    /// The client for a request to `url` (text), parsed only when there are proxies to choose from.
+    public func client(for url: String) -> HTTPClient {
+        guard proxies.http != nil || proxies.https != nil, let parsed = URL(string: url) else { return client(through: nil) }
+        return client(for: parsed)
+    }
+
+    private func client(through server: ProxySettings.Server?) -> HTTPClient {
+        clients.withLock { clients in
             if let client = clients[server] { return client }
             var configuration = configuration
             configuration.proxy = server.map(Self.proxy)
@@ -28,15 +35,6 @@ public final class HTTPClientSet: Sendable {
             clients[server] = client
             return client
         }
-    }
-
-    /// The client for a request to `url` (text).
-    public func client(for url: String) -> HTTPClient {
-        // With no proxy there is one client, and no URL to parse per request.
-        guard proxies.http != nil || proxies.https != nil, let parsed = URL(string: url) else {
-            return client(for: URL(string: "http://direct")!)
-        }
-        return client(for: parsed)
     }
 
     /// Shuts every client down.

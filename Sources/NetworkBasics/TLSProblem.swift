@@ -38,6 +38,14 @@ public enum TLSProblem: Sendable, Hashable {
         error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError
     }
 
+    /// The problem `error` is for a request to `url`, with the `host:port` to name in its message;
+    /// `nil` when `error` is not about TLS.
+    public static func diagnose(_ error: any Error, url: URL) async -> (problem: TLSProblem, server: String)? {
+        guard isTLSFailure(error), let host = url.host else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
+        return await diagnose(error, host: host, port: port).map { ($0, "\(host):\(port)") }
+    }
+
     /// The problem `error` is, if it is a TLS failure. A failed verification does not say why, so
     /// the server's certificate is fetched once more, without verifying it, to tell (`nil` when
     /// `error` is not about TLS).

@@ -68,14 +68,14 @@ struct BandwidthCapTests {
         var now = ContinuousClock.now + .milliseconds(1)
         var waited = Duration.zero
         for _ in 1...10 {
-            let wait = cap.take(100, now: now) ?? .zero
+            let wait = cap.take(100, now: now).map { Duration.nanoseconds($0.nanoseconds) } ?? .zero
             waited += wait
             now += wait
         }
         #expect(waited > .milliseconds(900) && waited < .milliseconds(1100), "\(waited)")
         now += .seconds(10)
         #expect(cap.take(250, now: now) == nil, "a quarter second saved")
-        let next = cap.take(250, now: now) ?? .zero
+        let next = cap.take(250, now: now).map { Duration.nanoseconds($0.nanoseconds) } ?? .zero
         #expect(next > .milliseconds(240) && next < .milliseconds(260), "\(next)")
         cap.set(bytesPerSecond: nil)
         #expect(cap.take(1 << 30) == nil)

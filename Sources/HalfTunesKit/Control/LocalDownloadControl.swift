@@ -227,10 +227,7 @@ public actor LocalDownloadControl: DownloadControl {
     /// no lock, so a search or `play` works beside a process that owns the session.
     private func openLibrary() throws -> LibraryStore {
         if let library { return library }
-        let opened =
-            home.isReadOnly
-            ? try LibraryStore(readingOnly: home.libraryIndex.path, folder: home.library)
-            : try LibraryStore(path: home.libraryIndex.path, folder: home.library)
+        let opened = try LibraryStore(path: home.libraryIndex.path, folder: home.library, readOnly: home.isReadOnly)
         library = opened
         return opened
     }

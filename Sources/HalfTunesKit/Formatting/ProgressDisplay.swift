@@ -18,8 +18,9 @@ public final class ProgressDisplay {
         var figures: ProgressLine.Figures?
         /// What its row would show (see ``ProgressLayout``).
         var kind: ProgressLayout.Kind
-        /// The file the text ends with, and what follows it, for a finished one (``SummaryLine``).
-        var file: (path: String, note: String)?
+        /// A finished one's text in its parts: the words, the file they end with, a note after it
+        /// (``SummaryLine``).
+        var file: (words: String, path: String, note: String)?
         var finished = false
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
@@ -85,7 +86,7 @@ public final class ProgressDisplay {
         if lines[id] == nil { order.append(id) }
         let line = Line(
             title: DisplayWidth.printable(document.name), text: describe(status), kind: Self.kind(of: status),
-            file: document.state == .downloaded ? status.file.map { ($0.path, "") } : nil,
+            file: document.state == .downloaded ? status.file.map { ("already in the library → ", $0.path, "") } : nil,
             finished: document.state == .downloaded || document.state == .failed)
         lines[id] = line
         switch mode {
@@ -151,7 +152,7 @@ public final class ProgressDisplay {
         case .completed(_, let file, let warning):
             let note = warning.map { " (\($0))" } ?? ""
             let path = file.path  // a file URL's path is decoded on each read: once here
-            (line.text, line.file) = ("done → \(path)\(note)", (path, note))
+            (line.text, line.file) = ("done → \(path)\(note)", ("done → ", path, note))
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — \(line.text)\n") }
         case .retrying(_, let reason, let delay):
@@ -274,11 +275,8 @@ public final class ProgressDisplay {
 
     /// The line a finished track leaves: "Title — done → path".
     private func summary(_ line: Line) -> SummaryLine {
-        guard let file = line.file, line.text.hasSuffix(file.path + file.note) else {
-            return SummaryLine(head: "\(line.title) — \(line.text)")
-        }
-        let words = line.text.dropLast(file.path.count + file.note.count)
-        return SummaryLine(head: "\(line.title) — \(words)", path: file.path, tail: file.note)
+        guard let file = line.file else { return SummaryLine(head: "\(line.title) — \(line.text)") }
+        return SummaryLine(head: "\(line.title) — \(file.words)", path: file.path, tail: file.note)
     }
 
     private func describe(_ status: DownloadStatus) -> String {

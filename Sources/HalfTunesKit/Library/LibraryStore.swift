@@ -107,43 +107,33 @@ final class LibraryStore: Sendable {
         var seq: Int64
     }
 
-    /// Opens (creating and migrating as needed) the index at `path` of the library in `folder`.
-    init(path: String, folder: URL) throws {
+    /// Opens (creating and migrating as needed) the index at `path` of the library in `folder`;
+    /// `readOnly`: as it is, writing nothing (no folder made, no migration), for a home this
+    /// process cannot write — with no index there, an empty library.
+    init(path: String, folder: URL, readOnly: Bool = false) throws {
         self.folder = folder
         let folderPath = folder.path
         self.folderPath = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let counter = statements
-        configuration.prepareDatabase { db in
-            db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
-        }
-        database = try DatabasePool(path: path, configuration: configuration)
-        readOnly = false
-        try Self.migrator(folder: folder).migrate(database)
-    }
-
-    /// The index at `path` read as it is, writing nothing (no folder made, no migration): for a
-    /// home this process cannot write. With no index there, an empty library.
-    init(readingOnly path: String, folder: URL) throws {
-        self.folder = folder
-        let folderPath = folder.path
-        self.folderPath = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
-        readOnly = true
-        guard FileManager.default.fileExists(atPath: path) else {
+        self.readOnly = readOnly
+        if readOnly, !FileManager.default.fileExists(atPath: path) {
             database = try DatabaseQueue()
             try Self.migrator(folder: folder).migrate(database)
             return
         }
         var configuration = Configuration()
-        configuration.readonly = true
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         let counter = statements
         configuration.prepareDatabase { db in
             db.trace(options: .statement) { _ in counter.count.add(1, ordering: .relaxed) }
         }
-        database = try DatabaseQueue(path: DatabaseOpening.readOnlyName(path: path), configuration: configuration)
+        if readOnly {
+            database = try DatabaseQueue(path: DatabaseOpening.readOnlyName(path: path), configuration: configuration)
+        } else {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator(folder: folder).migrate(database)
+        }
     }
 
     /// The item for a track, if its file is present, with the file's size as it is now. A row

@@ -81,7 +81,7 @@ public actor ITunesCatalog {
         let unique = Array(Set(ids)).sorted()
         let urls = stride(from: 0, to: unique.count, by: Self.idsPerLookup).map { start in
             let list = unique[start..<min(start + Self.idsPerLookup, unique.count)].map(String.init).joined(separator: ",")
-            return "\(baseURLString)/lookup?id=\(list)&entity=song"
+            return lookupURL(list)
         }
         if urls.count < 2 {
             guard let url = urls.first else { return [] }
@@ -137,8 +137,11 @@ public actor ITunesCatalog {
     /// Looks one track up again, past the cache (a preview URL that has gone stale), and caches
     /// the new answer.
     public func lookupAfresh(id: Int) async throws(CatalogError) -> Track? {
-        try await tracks(at: "\(baseURLString)/lookup?id=\(id)&entity=song", fresh: true).first { $0.id == id }
+        try await tracks(at: lookupURL(String(id)), fresh: true).first { $0.id == id }
     }
+
+    /// The lookup call for a comma-separated list of ids.
+    private func lookupURL(_ ids: String) -> String { "\(baseURLString)/lookup?id=\(ids)&entity=song" }
 
     private func tracks(at url: String, fresh: Bool = false) async throws(CatalogError) -> [Track] {
         if !fresh, let cached = cache.value(for: url, at: time.now()) {
@@ -178,8 +181,7 @@ public actor ITunesCatalog {
             body = try await response.body.collect(upTo: 16 << 20)
         } catch {
             throw await TransportFailure.catalogError(
-                for: error, host: host, port: configuration.baseURL.port ?? (configuration.baseURL.scheme == "http" ? 80 : 443),
-                timeout: configuration.timeout)
+                for: error, host: host, url: configuration.baseURL, timeout: configuration.timeout)
         }
         let data = Data(body.readableBytesView)
         switch status {

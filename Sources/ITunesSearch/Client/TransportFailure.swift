@@ -1,13 +1,14 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOPosix
 import NetworkBasics
 
 /// Turns what the HTTP stack throws into the catalog's typed errors.
 enum TransportFailure {
-    static func catalogError(for error: any Error, host: String, port: Int, timeout: Duration) async -> CatalogError {
-        if TLSProblem.isTLSFailure(error), let problem = await TLSProblem.diagnose(error, host: hostName(host), port: port) {
-            return CatalogError(code: .tlsFailure, message: problem.message(server: "\(hostName(host)):\(port)"))
+    static func catalogError(for error: any Error, host: String, url: URL, timeout: Duration) async -> CatalogError {
+        if let (problem, server) = await TLSProblem.diagnose(error, url: url) {
+            return CatalogError(code: .tlsFailure, message: problem.message(server: server))
         }
         if let error = error as? HTTPClientError {
             switch error {
@@ -35,12 +36,6 @@ enum TransportFailure {
             return .timeout(host, after: timeout)
         }
         return .hostUnreachable(host, detail: describe(error))
-    }
-
-    /// The name of a `host[:port]`.
-    private static func hostName(_ host: String) -> String {
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") { return String(host[...end]) }
-        return host.split(separator: ":").first.map(String.init) ?? host
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// One cap on the bytes a second of all a session's transfers together: a token bucket each
@@ -31,16 +32,13 @@ final class BandwidthCap: Sendable {
 
     /// Takes `bytes` that have arrived; returns how long to hold the next read back, `nil` for
     /// not at all. A burst of a quarter second's worth is allowed, so parts flow smoothly.
-    func take(_ bytes: Int, now: ContinuousClock.Instant = .now) -> Duration? {
+    func take(_ bytes: Int, now: ContinuousClock.Instant = .now) -> TimeAmount? {
         bucket.withLock { bucket in
             guard let rate = bucket.rate, rate > 0 else { return nil }
             let elapsed = now - bucket.last
             bucket.last = now
             let burst = Double(rate) / 4
-            bucket.tokens = min(
-                burst,
-                bucket.tokens + Double(rate)
-                    * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            bucket.tokens = min(burst, bucket.tokens + Double(rate) * (elapsed / .seconds(1)))
             bucket.tokens -= Double(bytes)
             guard bucket.tokens < 0 else { return nil }
             return .nanoseconds(Int64(-bucket.tokens / Double(rate) * 1e9))

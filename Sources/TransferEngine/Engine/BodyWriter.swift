@@ -188,9 +188,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         // Under a cap, the next read waits until the bucket has refilled what this part took.
         if let wait = cap?.take(Int(count)) {
-            return task.eventLoop.scheduleTask(
-                in: .nanoseconds(Int64(wait.components.seconds) * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
-            ) {}.futureResult
+            return task.eventLoop.scheduleTask(in: wait) {}.futureResult
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }

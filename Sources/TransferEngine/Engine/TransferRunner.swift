@@ -259,11 +259,10 @@ struct TransferRunner: Sendable {
     private func failure(_ error: any Error, job: TransferJob, validator: Validator?) async -> AttemptResult {
         if Task.isCancelled || error is CancellationError { return .stopped }
         // A certificate or handshake that fails now fails the same way next time: for good, said plainly.
-        if TLSProblem.isTLSFailure(error), let url = URL(string: job.url), let host = url.host {
-            let port = url.port ?? (url.scheme == "http" ? 80 : 443)
-            if let problem = await TLSProblem.diagnose(error, host: host, port: port) {
-                return .failed(NetworkFailure.tlsError(problem, server: TransferRecord.hostKey(of: job.url)))
-            }
+        if TLSProblem.isTLSFailure(error), let url = URL(string: job.url),
+            let (problem, server) = await TLSProblem.diagnose(error, url: url)
+        {
+            return .failed(NetworkFailure.tlsError(problem, server: server))
         }
         let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
         if permanent { return .failed(NetworkFailure.permanentError(error, reason: reason)) }

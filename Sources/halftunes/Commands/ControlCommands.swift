@@ -44,18 +44,13 @@ struct ResumeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print NDJSON events instead of progress bars.") var json = false
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
-    @OptionGroup var tagging: TaggingOption
-    @OptionGroup var durability: DurabilityOption
-    @OptionGroup var rate: RateOption
+    @OptionGroup var downloading: DownloadOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(
-                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved,
-                bandwidthLimit: try rate.resolved()
-            ) { control in
-                try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id])) { _ in
+            try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
+                try await ForegroundDownloads.run(control, json: json, batch: BatchFeed([id]), cap: cap) { _ in
                     [try await control.resume(id)]
                 }
             }

@@ -27,34 +27,14 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
-    @OptionGroup var tagging: TaggingOption
-    @OptionGroup var durability: DurabilityOption
-    @OptionGroup var rate: RateOption
+    @OptionGroup var downloading: DownloadOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let cap = try rate.resolved()
-            try await homeOptions.withControl(
-                downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved,
-                bandwidthLimit: cap
-            ) { control in
-                if case .server = control.owner {
-                    if tagging.noTags {
-                        Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
-                    }
-                    if rate.limitRate != nil {
-                        Terminal.say("note: --limit-rate does not apply: the running server downloads, as it was started")
-                    }
-                    if durability.durability != .powerLoss {
-                        Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
-                    }
-                }
+            try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
                 let batch = BatchFeed(trackIDs, limit: queueLimit)
-                let shownCap = control.owner == .thisProcess ? cap : nil
-                try await ForegroundDownloads.run(control, json: json, batch: batch, cap: shownCap) {
-                    try await control.start($0)
-                }
+                try await ForegroundDownloads.run(control, json: json, batch: batch, cap: cap) { try await control.start($0) }
             }
         }
     }

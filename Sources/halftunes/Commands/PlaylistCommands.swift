@@ -67,9 +67,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print NDJSON events instead of progress bars.") var json = false
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
-    @OptionGroup var tagging: TaggingOption
-    @OptionGroup var durability: DurabilityOption
-    @OptionGroup var rate: RateOption
+    @OptionGroup var downloading: DownloadOptions
 
     func run() async throws {
         Terminal.bootstrapLogging()
@@ -97,11 +95,10 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             }
             if !ids.isEmpty {
-                try await homeOptions.withControl(
-                    downloading: true, catalog: catalogOptions, tagging: tagging.resolved, durability: durability.resolved,
-                    bandwidthLimit: try rate.resolved()
-                ) { control in
-                    try await ForegroundDownloads.run(control, json: json, batch: BatchFeed(ids)) { try await control.start($0) }
+                try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
+                    try await ForegroundDownloads.run(control, json: json, batch: BatchFeed(ids), cap: cap) {
+                        try await control.start($0)
+                    }
                 }
             }
             if bad > 0 { throw ExitCode(ExitStatus.of(.badInput)) }

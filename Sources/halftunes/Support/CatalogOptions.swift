@@ -27,23 +27,19 @@ struct CatalogOptions: ParsableArguments {
             valueName: "url"))
     var proxy: String?
 
-    func configuration() throws -> CatalogConfiguration {
-        try Self.configuration(explicit: catalog, trust: trustRoots(), proxies: Self.proxies(explicit: proxy))
-    }
+    func configuration() throws -> CatalogConfiguration { try Self.configuration(of: self) }
 
-    /// The authorities `--cacert` (else `HALFTUNES_CA_BUNDLE`) adds to the system's.
-    func trustRoots() throws -> TrustRoots { try Self.trustRoots(explicit: cacert) }
-
-    /// The catalog chosen by `--catalog` (when given), else `HALFTUNES_CATALOG`, else the live one.
-    static func configuration(explicit: String?, trust: TrustRoots, proxies: ProxySettings) throws -> CatalogConfiguration {
-        do {
-            var configuration = try CatalogSetting.configuration(explicit: explicit)
-            configuration.trustRoots = trust
-            configuration.proxies = proxies
-            return configuration
-        } catch {
+    /// The catalog chosen by `--catalog` (when given), else `HALFTUNES_CATALOG`, else the live one,
+    /// trusting what `--cacert` adds and through the proxies `--proxy` or the environment names;
+    /// with no options (a command that takes none), the environment's choices alone.
+    static func configuration(of options: CatalogOptions?) throws -> CatalogConfiguration {
+        var configuration: CatalogConfiguration
+        do { configuration = try CatalogSetting.configuration(explicit: options?.catalog) } catch {
             throw DownloadError(.badInput, error.description)
         }
+        configuration.trustRoots = try trustRoots(explicit: options?.cacert)
+        configuration.proxies = try proxies(explicit: options?.proxy)
+        return configuration
     }
 
     /// The proxies of an explicit `--proxy`, else of the environment (as curl reads them).

@@ -31,11 +31,8 @@ struct HomeOptions: ParsableArguments {
         if let server = ServerInfo.read(from: resolved) {
             control = RemoteDownloadControl(server: server)
         } else {
-            let trust = try CatalogOptions.trustRoots(explicit: catalog?.cacert)
             control = LocalDownloadControl.forCommand(
-                home: resolved,
-                catalog: try CatalogOptions.configuration(
-                    explicit: catalog?.catalog, trust: trust, proxies: CatalogOptions.proxies(explicit: catalog?.proxy)),
+                home: resolved, catalog: try CatalogOptions.configuration(of: catalog),
                 downloading: downloading, tagging: tagging, durability: durability, bandwidthLimit: bandwidthLimit)
         }
         return try await control.closing { try await body($0) }
