@@ -51,7 +51,9 @@ struct WaitingRequestTests {
             var configuration = TransferSessionConfiguration(
                 maxConcurrentTransfers: 4, maxTransfersPerHost: 2, requestsWaitingPerHost: 1,
                 // A single failed attempt would fail the transfer: waiting again must not count.
-                retryPolicy: RetryPolicy(maxAttemptsWithoutProgress: 1), connectTimeout: .milliseconds(200))
+                // The timeout is also a real connection's: at 200 ms a loaded machine (the whole
+                // suite beside it in CI) once took longer to connect, failing the test.
+                retryPolicy: RetryPolicy(maxAttemptsWithoutProgress: 1), connectTimeout: .milliseconds(600))
             configuration.durability = .processCrash
             try await withSession(configuration) { session, folder in
                 var ids: [TransferID] = []
@@ -70,7 +72,7 @@ struct WaitingRequestTests {
                 #expect(server.inFlight == 2)
                 #expect(running == 3)
                 // Long enough for the waiting request to outlive the connect timeout a few times.
-                try await Task.sleep(for: .milliseconds(700))
+                try await Task.sleep(for: .milliseconds(2000))
                 #expect(await session.transfers().filter { $0.state == .running }.count == 3)
                 #expect(server.seen.count == 2)
                 server.release.open()
