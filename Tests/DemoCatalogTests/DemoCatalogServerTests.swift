@@ -190,3 +190,47 @@ struct DemoCatalogServerTests {
         }
     }
 }
+
+/// The DemoCatalog's lookups of albums and artists, in the real API's shape.
+@Suite("DemoCatalog lookups", .timeLimit(.minutes(1)))
+struct DemoCatalogLookupTests {
+    private func object(_ url: String) async throws -> (status: UInt, body: [String: Any]?) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (response.status.code, try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
+    }
+
+    private func results(_ url: String) async throws -> [[String: Any]] {
+        try #require(try await object(url).body?["results"] as? [[String: Any]])
+    }
+
+    @Test("an album id with entity=song: the collection, then its songs and its music video")
+    func album() async throws {
+        try await withDemoCatalog { catalog, url in
+            let video = try #require(catalog.videos.first)
+            let rows = try await results("\(url)/lookup?id=\(video.collectionId)&entity=song")
+            #expect(rows.first?["wrapperType"] as? String == "collection")
+            #expect(rows.first?["collectionId"] as? Int == video.collectionId)
+            #expect(rows.dropFirst().filter { $0["kind"] as? String == "song" }.count == catalog.album(id: video.collectionId).count)
+            #expect(rows.filter { $0["kind"] as? String == "music-video" }.compactMap { $0["trackId"] as? Int } == [video.id])
+            let bare = try await results("\(url)/lookup?id=\(video.collectionId)")
+            #expect(bare.count == 1)
+        }
+    }
+
+    @Test("an artist id: the artist, with entity=album their albums, with entity=song their songs")
+    func artist() async throws {
+        try await withDemoCatalog { catalog, url in
+            let artist = try #require(catalog.videos.first).artistId
+            let albums = try await results("\(url)/lookup?id=\(artist)&entity=album")
+            #expect(albums.first?["wrapperType"] as? String == "artist")
+            #expect(albums.dropFirst().allSatisfy { $0["wrapperType"] as? String == "collection" } && albums.count >= 3)
+            let songs = try await results("\(url)/lookup?id=\(artist)&entity=song&sort=recent&limit=2")
+            #expect(songs.count == 3)
+            let dates = songs.dropFirst().compactMap { $0["releaseDate"] as? String }
+            #expect(dates == dates.sorted(by: >))
+            let bogus = try await object("\(url)/lookup?id=\(artist)&entity=bogus")
+            #expect(bogus.status == 400 && (bogus.body?["errorMessage"] as? String)?.contains("resultEntity") == true)
+        }
+    }
+}

@@ -50,6 +50,12 @@ struct APIResult: Encodable {
         trackExplicitness = track.explicitness
         trackNumber = track.trackNumber
         trackCount = track.trackCount
+        discNumber = track.discNumber
+        discCount = track.discCount
+        if track.isMusicVideo {
+            kind = "music-video"
+            previewUrl = "\(baseURL)/previews/\(track.id).m4v"
+        }
         trackViewUrl = "\(baseURL)/store/\(track.id)"
         trackTimeMillis = track.durationMs
         self.country = country
@@ -57,10 +63,84 @@ struct APIResult: Encodable {
     }
 }
 
+/// An album in the API's JSON shape (`wrapperType: collection`).
+struct APICollection: Encodable {
+    var wrapperType = "collection"
+    var collectionType = "Album"
+    var artistId: Int
+    var collectionId: Int
+    var artistName: String
+    var collectionName: String
+    var collectionCensoredName: String
+    var artistViewUrl: String
+    var collectionViewUrl: String
+    var artworkUrl60: String
+    var artworkUrl100: String
+    var collectionPrice = 9.99
+    var collectionExplicitness: String
+    var trackCount: Int
+    var copyright: String
+    var country = "USA"
+    var currency = "USD"
+    var releaseDate: String
+    var primaryGenreName: String
+
+    /// The album of `tracks` (its songs and videos, the first song's details standing for the album's).
+    init(_ tracks: [DemoTrack], baseURL: String) {
+        let first = tracks[0]
+        artistId = first.artistId
+        collectionId = first.collectionId
+        artistName = first.artist
+        collectionName = first.album
+        collectionCensoredName = first.album
+        artistViewUrl = "\(baseURL)/store/artist/\(first.artistId)"
+        collectionViewUrl = "\(baseURL)/store/album/\(first.collectionId)"
+        artworkUrl60 = "\(baseURL)/artwork/\(first.id)/60x60bb.svg"
+        artworkUrl100 = "\(baseURL)/artwork/\(first.id)/100x100bb.svg"
+        collectionExplicitness = tracks.contains { $0.explicitness == "explicit" } ? "explicit" : "notExplicit"
+        trackCount = tracks.count
+        copyright = "℗ \(first.releaseDate.prefix(4)) \(first.artist) (a HalfTunes demo)"
+        releaseDate = first.releaseDate
+        primaryGenreName = first.genre
+    }
+}
+
+/// An artist in the API's JSON shape.
+struct APIArtist: Encodable {
+    var wrapperType = "artist"
+    var artistType = "Artist"
+    var artistName: String
+    var artistLinkUrl: String
+    var artistId: Int
+    var primaryGenreName: String
+
+    init(_ track: DemoTrack, baseURL: String) {
+        artistName = track.artist
+        artistLinkUrl = "\(baseURL)/store/artist/\(track.artistId)"
+        artistId = track.artistId
+        primaryGenreName = track.genre
+    }
+}
+
+/// One element of `results`: a track, an album or an artist.
+enum APIRow: Encodable {
+    case track(APIResult)
+    case collection(APICollection)
+    case artist(APIArtist)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .track(let row): try row.encode(to: encoder)
+        case .collection(let row): try row.encode(to: encoder)
+        case .artist(let row): try row.encode(to: encoder)
+        }
+    }
+}
+
 /// The whole body: `{"resultCount": n, "results": [...]}`.
 struct APIResponse: Encodable {
     var resultCount: Int
-    var results: [APIResult]
+    var results: [APIRow]
 }
 
 /// The body the API sends with HTTP 400.

@@ -1,5 +1,6 @@
-/// The DemoCatalog's songs: a few made-up artists and albums, some names in Japanese and with emoji,
-/// and one track without a preview.
+/// The DemoCatalog's songs: a few made-up artists and albums (some artists with two, one album on
+/// two discs with a music video among its tracks), some names in Japanese and with emoji, and one
+/// track without a preview.
 enum BuiltInTracks {
     private struct Album {
         let artist: String
@@ -7,6 +8,10 @@ enum BuiltInTracks {
         let genre: String
         let year: Int
         let songs: [String]
+        /// Where disc 2 starts in `songs` (`nil`: one disc).
+        var secondDisc: Int? = nil
+        /// A music video at the end of the last disc, as the store lists them among an album's tracks.
+        var video: String? = nil
     }
 
     private static let albums: [Album] = [
@@ -43,7 +48,29 @@ enum BuiltInTracks {
         Album(
             artist: "Greta Sundqvist", title: "Winter Songs", genre: "Folk", year: 2017,
             songs: ["First Snow", "Love Is a Long Winter", "Kindling"]),
+        Album(
+            artist: "Static Orchard", title: "Signal Path (Deluxe)", genre: "Electronic", year: 2025,
+            songs: ["Carrier Wave", "Handshake", "Dial Tone", "Packet Loss", "Echo Request"], secondDisc: 3,
+            video: "Handshake (Video)"),
     ]
+
+    /// Music videos, in album order, with ids from 5001 up: listed in their album's lookup, never
+    /// found by a song search, never offered as previews.
+    static let videos: [DemoTrack] = {
+        var videos: [DemoTrack] = []
+        for album in albums {
+            guard let video = album.video else { continue }
+            let disc = album.secondDisc.map { album.songs.count - $0 } ?? album.songs.count
+            videos.append(
+                DemoTrack(
+                    id: 5001 + videos.count, name: video, artist: album.artist, album: album.title, genre: album.genre,
+                    hasPreview: true, explicitness: "notExplicit", releaseDate: "\(album.year)-01-01T12:00:00Z",
+                    durationMs: 240_000, trackNumber: disc + 1, trackCount: album.songs.count + 1,
+                    discNumber: album.secondDisc == nil ? 1 : 2, discCount: album.secondDisc == nil ? 1 : 2,
+                    isMusicVideo: true))
+        }
+        return videos
+    }()
 
     /// Tracks in catalog order, with ids from 1001 up.
     static let all: [DemoTrack] = {
@@ -52,6 +79,10 @@ enum BuiltInTracks {
         for album in albums {
             for (index, song) in album.songs.enumerated() {
                 let month = (index % 12) + 1
+                let onSecond = album.secondDisc.map { index >= $0 } ?? false
+                let discStart = onSecond ? album.secondDisc ?? 0 : 0
+                let discLength =
+                    album.secondDisc.map { onSecond ? album.songs.count - $0 : $0 } ?? album.songs.count
                 tracks.append(
                     DemoTrack(
                         id: id,
@@ -63,8 +94,10 @@ enum BuiltInTracks {
                         explicitness: song == "Slow Burn" ? "explicit" : "notExplicit",
                         releaseDate: "\(album.year)-\(month < 10 ? "0" : "")\(month)-01T12:00:00Z",
                         durationMs: 150_000 + (DemoTrack.stableHash(song) % 120_000),
-                        trackNumber: index + 1,
-                        trackCount: album.songs.count
+                        trackNumber: index - discStart + 1,
+                        trackCount: discLength,
+                        discNumber: onSecond ? 2 : 1,
+                        discCount: album.secondDisc == nil ? 1 : 2
                     ))
                 id += 1
             }

@@ -14,6 +14,8 @@ import Synchronization
 public final class DemoCatalog: Sendable {
     /// The songs it serves.
     public let tracks: [DemoTrack]
+    /// The music videos its albums list (never found by a search, never served as previews).
+    public let videos: [DemoTrack]
     /// How previews are made.
     public let synthesizer: PreviewSynthesizer
     let logger: Logger
@@ -46,6 +48,7 @@ public final class DemoCatalog: Sendable {
     /// Creates a catalog with the built-in songs.
     public init(synthesizer: PreviewSynthesizer = PreviewSynthesizer(), logger: Logger) {
         self.tracks = BuiltInTracks.all
+        self.videos = BuiltInTracks.videos
         self.synthesizer = synthesizer
         self.logger = logger
         // Whole seconds: HTTP dates carry no fractions, and If-Range compares them exactly.
@@ -59,6 +62,12 @@ public final class DemoCatalog: Sendable {
 
     /// The track with this id, if the catalog has it.
     public func track(id: Int) -> DemoTrack? { tracks.first { $0.id == id } }
+
+    /// The songs of the album with this `collectionId`, in track order (empty when there is none).
+    public func album(id: Int) -> [DemoTrack] { tracks.filter { $0.collectionId == id } }
+
+    /// The songs of the artist with this `artistId`, in catalog order (empty when there is none).
+    public func songs(ofArtist id: Int) -> [DemoTrack] { tracks.filter { $0.artistId == id } }
 
     /// The preview the catalog currently serves for a track (synthesized on first use).
     public func preview(for trackId: Int) -> Preview? {

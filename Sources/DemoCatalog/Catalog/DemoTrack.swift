@@ -22,11 +22,19 @@ public struct DemoTrack: Sendable, Hashable {
     public let durationMs: Int
     /// Track number on its album.
     public let trackNumber: Int
-    /// How many tracks its album has.
+    /// How many tracks its disc has (as the API's `trackCount` counts them: per disc).
     public let trackCount: Int
+    /// The disc it is on.
+    public var discNumber = 1
+    /// How many discs its album has.
+    public var discCount = 1
+    /// A music video, not a song (listed in its album's lookup only).
+    public var isMusicVideo = false
 
-    var artistId: Int { 900_000 + Self.stableHash(artist) % 100_000 }
-    var collectionId: Int { 800_000 + Self.stableHash(artist + "\u{0}" + album) % 100_000 }
+    /// The `artistId` it is served under.
+    public var artistId: Int { 900_000 + Self.stableHash(artist) % 100_000 }
+    /// The `collectionId` of its album.
+    public var collectionId: Int { 800_000 + Self.stableHash(artist + "\u{0}" + album) % 100_000 }
 
     /// Whether every word of `term` appears in the title, artist or album (ignoring case and
     /// accents), or in the one field `attribute` names (`songTerm`, `artistTerm`, `albumTerm`).

@@ -73,10 +73,12 @@ extension DemoCatalog {
         router.head("/previews/:file") { request, context in self.previewResponse(request, context: context) }
         router.get("/artwork/:id/:size") { request, context in self.artwork(request, context: context) }
         router.get("/store/:id") { _, context in self.storePage(context) }
+        router.get("/store/album/:id") { _, context in self.storePage(context, kind: "album") }
+        router.get("/store/artist/:id") { _, context in self.storePage(context, kind: "artist") }
         return router
     }
 
-    private var base: String { baseURL?.absoluteString ?? "" }
+    var base: String { baseURL?.absoluteString ?? "" }
 
     func search(_ request: Request) -> Response {
         let query = FormQuery.parse(request.uri.query)
@@ -107,17 +109,8 @@ extension DemoCatalog {
         }
         let found = words.isEmpty ? [] : matching.dropFirst(offset).prefix(limit)
         let store = country.uppercased() == "US" ? "USA" : country
-        return json(found.map { APIResult($0, baseURL: base, country: store, generation: previewGeneration(of: $0.id)) })
-    }
-
-    func lookup(_ request: Request) -> Response {
-        let query = FormQuery.parse(request.uri.query)
-        let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingSpaces) }
-        recordLookup(ids)
         return json(
-            ids.compactMap(track(id:)).map {
-                APIResult($0, baseURL: base, country: "USA", generation: previewGeneration(of: $0.id))
-            })
+            found.map { .track(APIResult($0, baseURL: base, country: store, generation: previewGeneration(of: $0.id))) })
     }
 
     func artwork(_ request: Request, context: BasicRequestContext) -> Response {
@@ -134,25 +127,34 @@ extension DemoCatalog {
     }
 
     /// The demo's stand-in for the store's page of a track (`trackViewUrl`).
-    func storePage(_ context: BasicRequestContext) -> Response {
-        guard let id = context.parameters.get("id").flatMap(Int.init), let track = track(id: id) else {
-            return Response(status: .notFound)
-        }
-        let title = ArtworkRenderer.escapeXML("\(track.name) — \(track.artist)")
+    func storePage(_ context: BasicRequestContext, kind: String? = nil) -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int.init) else { return Response(status: .notFound) }
+        let found: (title: String, detail: String)? =
+            switch kind {
+            case "album": album(id: id).first.map { ("\($0.album) — \($0.artist)", "An album of \(album(id: id).count) songs.") }
+            case "artist": songs(ofArtist: id).first.map { ($0.artist, "\(songs(ofArtist: id).count) songs.") }
+            case nil:
+                track(id: id).map {
+                    ("\($0.name) — \($0.artist)", "\($0.album), disc \($0.discNumber), track \($0.trackNumber) of \($0.trackCount).")
+                }
+            default: nil
+            }
+        guard let found else { return Response(status: .notFound) }
+        let title = ArtworkRenderer.escapeXML(found.title)
         let html = """
             <!doctype html><html lang="en"><meta charset="utf-8"><title>\(title)</title>
-            <h1>\(title)</h1><p>\(ArtworkRenderer.escapeXML(track.album)), track \(track.trackNumber) of \(track.trackCount).</p>
-            <p>This is the HalfTunes demo catalog: a real catalog links to the track's page in its store here.</p>
+            <h1>\(title)</h1><p>\(ArtworkRenderer.escapeXML(found.detail))</p>
+            <p>This is the HalfTunes demo catalog: a real catalog links to the page in its store here.</p>
             """
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    private func json(_ results: [APIResult]) -> Response {
+    func json(_ results: [APIRow]) -> Response {
         encode(APIResponse(resultCount: results.count, results: results), status: .ok)
     }
 
-    private func badRequest(_ message: String) -> Response {
+    func badRequest(_ message: String) -> Response {
         encode(APIErrorResponse(errorMessage: message), status: .badRequest)
     }
 

@@ -23,9 +23,9 @@ public actor ITunesCatalog {
     private let logger: Logger
     private let baseURLString: String
     private let host: String
-    private var cache: ResponseCache<[Track]>
+    private var cache: ResponseCache<CatalogAnswer>
     private var pacer: CallPacer?
-    private var inFlight: [String: Task<[Track], any Error>] = [:]
+    private var inFlight: [String: Task<CatalogAnswer, any Error>] = [:]
 
     /// Creates a client.
     ///
@@ -140,15 +140,51 @@ public actor ITunesCatalog {
         try await tracks(at: lookupURL(String(id)), fresh: true).first { $0.id == id }
     }
 
+    /// Looks up an album and its songs (`lookup?id=ID&entity=song`): the songs in disc and track
+    /// order, whatever order the catalog answers in, music videos left out; `nil` when the catalog
+    /// knows no album by that id. The store may answer with fewer songs than the album's
+    /// ``Album/trackCount``: those it cannot offer.
+    public func lookup(collection id: Int) async throws(CatalogError) -> AlbumListing? {
+        guard id > 0 else { throw .invalidQuery("an album id is a positive number, not \(id)") }
+        let answer = try await answer(at: "\(baseURLString)/lookup?id=\(id)&entity=song&limit=200")
+        guard let album = answer.albums.first(where: { $0.id == id }) else { return nil }
+        let songs = answer.tracks.filter { ($0.collectionId ?? id) == id }
+        return AlbumListing(album: album, tracks: songs.sorted(by: Track.albumOrder))
+    }
+
+    /// The most songs ``lookup(artist:limit:)`` asks for.
+    public static let artistLimitRange = 1...200
+
+    /// Looks up an artist and their songs, newest first (`lookup?id=ID&entity=song&sort=recent`),
+    /// at most `limit` of them; `nil` when the catalog knows no artist by that id.
+    public func lookup(artist id: Int, limit: Int = 50) async throws(CatalogError) -> ArtistListing? {
+        guard id > 0 else { throw .invalidQuery("an artist id is a positive number, not \(id)") }
+        guard Self.artistLimitRange.contains(limit) else {
+            throw .invalidQuery("the limit must be between 1 and 200, not \(limit)")
+        }
+        let answer = try await answer(at: "\(baseURLString)/lookup?id=\(id)&entity=song&limit=\(limit)&sort=recent")
+        guard let artist = answer.artists.first(where: { $0.id == id }) else { return nil }
+        // Newest first even where the catalog's sort did not hold (a stable sort: ties keep its order).
+        let songs = answer.tracks.enumerated().sorted { lhs, rhs in
+            let (left, right) = (lhs.element.releaseDate ?? .distantPast, rhs.element.releaseDate ?? .distantPast)
+            return left != right ? left > right : lhs.offset < rhs.offset
+        }
+        return ArtistListing(artist: artist, tracks: songs.prefix(limit).map(\.element))
+    }
+
     /// The lookup call for a comma-separated list of ids.
     private func lookupURL(_ ids: String) -> String { "\(baseURLString)/lookup?id=\(ids)&entity=song" }
 
     private func tracks(at url: String, fresh: Bool = false) async throws(CatalogError) -> [Track] {
+        try await answer(at: url, fresh: fresh).tracks
+    }
+
+    private func answer(at url: String, fresh: Bool = false) async throws(CatalogError) -> CatalogAnswer {
         if !fresh, let cached = cache.value(for: url, at: time.now()) {
             logger.debug("catalog cache hit", metadata: ["url": "\(url)"])
             return cached
         }
-        let task: Task<[Track], any Error>
+        let task: Task<CatalogAnswer, any Error>
         if let running = inFlight[url] {
             task = running
         } else {
@@ -156,16 +192,16 @@ public actor ITunesCatalog {
             inFlight[url] = task
         }
         do {
-            let tracks = try await task.value
+            let answer = try await task.value
             inFlight[url] = nil
-            return tracks
+            return answer
         } catch {
             inFlight[url] = nil
             throw error as? CatalogError ?? .malformedResponse(reason: "\(error)")
         }
     }
 
-    private func fetch(_ url: String) async throws(CatalogError) -> [Track] {
+    private func fetch(_ url: String) async throws(CatalogError) -> CatalogAnswer {
         try await waitForTurn()
         logger.debug("catalog call", metadata: ["url": "\(url)"])
         var request = HTTPClientRequest(url: url)
@@ -186,9 +222,9 @@ public actor ITunesCatalog {
         let data = Data(body.readableBytesView)
         switch status {
         case 200..<300:
-            let tracks = try await Self.decode(data, catalogHost: configuration.baseURL.host ?? "", logger: logger)
-            cache.insert(tracks, for: url, at: time.now())
-            return tracks
+            let answer = try await Self.decode(data, catalogHost: configuration.baseURL.host ?? "", logger: logger)
+            cache.insert(answer, for: url, at: time.now())
+            return answer
         case 403, 429:
             let wait = RetryAfter.parse(retryAfter).map { max($0, .seconds(1)) }
             pacer?.block(until: time.now() + (wait ?? .seconds(60)))
@@ -202,12 +238,20 @@ public actor ITunesCatalog {
         }
     }
 
-    /// The tracks of an answer, decoded off the actor (answers of one batch decode side by side),
-    /// without preview or cover URLs the catalog's host may not make HalfTunes fetch.
+    /// An answer, decoded off the actor (answers of one batch decode side by side), without
+    /// preview or cover URLs the catalog's host may not make HalfTunes fetch.
     @concurrent
-    private static func decode(_ data: Data, catalogHost: String, logger: Logger) async throws(CatalogError) -> [Track] {
+    private static func decode(_ data: Data, catalogHost: String, logger: Logger) async throws(CatalogError)
+        -> CatalogAnswer
+    {
         let source = HostClass(catalogHost)
-        return try SearchResponse.decodeTracks(from: data).map { track in
+        var answer = try SearchResponse.decodeAnswer(from: data)
+        for index in answer.albums.indices {
+            if let url = answer.albums[index].artworkURL, !URLPolicy.mayFetch(url, fromSourceIn: source) {
+                answer.albums[index].artworkURL = nil
+            }
+        }
+        answer.tracks = answer.tracks.map { track in
             var track = track
             if let url = track.previewURL, !URLPolicy.mayFetch(url, fromSourceIn: source) {
                 logger.notice("preview URL refused", metadata: ["track": "\(track.id)", "url": "\(url)"])
@@ -216,6 +260,7 @@ public actor ITunesCatalog {
             if let url = track.artworkURL, !URLPolicy.mayFetch(url, fromSourceIn: source) { track.artworkURL = nil }
             return track
         }
+        return answer
     }
 
     /// Waits until the pacer allows a call, or fails at once when the wait would be too long.

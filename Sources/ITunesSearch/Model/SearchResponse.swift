@@ -12,9 +12,26 @@ public enum SearchResponse {
     /// - Throws: ``CatalogError/malformedResponse`` saying what was wrong, or
     ///   ``CatalogError/badRequest`` when the body is the API's `{"errorMessage": …}`.
     public static func decodeTracks(from body: Data) throws(CatalogError) -> [Track] {
+        try decodeAnswer(from: body).tracks
+    }
+
+    /// Decodes every song, album and artist in a Search or Lookup response body, in the answer's
+    /// order (music videos, podcasts and other kinds left out).
+    ///
+    /// - Throws: as ``decodeTracks(from:)``.
+    public static func decodeAnswer(from body: Data) throws(CatalogError) -> CatalogAnswer {
         guard !isUTF16Or32(body) else { throw .malformedResponse(reason: "the body is not valid JSON") }
         do {
-            return try JSONInput.decode(Envelope.self, from: body).results.compactMap(\.track)
+            var answer = CatalogAnswer()
+            for result in try JSONInput.decode(Envelope.self, from: body).results {
+                switch result {
+                case .track(let track): answer.tracks.append(track)
+                case .album(let album): answer.albums.append(album)
+                case .artist(let artist): answer.artists.append(artist)
+                case .other: break
+                }
+            }
+            return answer
         } catch let error as DecodingError {
             if let message = errorMessage(in: body) { throw .badRequest(message: message) }
             throw .malformedResponse(reason: describe(error))
@@ -60,45 +77,106 @@ public enum SearchResponse {
         }
     }
 
-    /// One element of `results`: a song, or `nil` for artists, albums, videos and results
-    /// without an id.
-    private struct Result: Decodable {
-        var track: Track?
+    /// One element of `results`: a song, an album, an artist, or something else (a music video,
+    /// a result without an id).
+    private enum Result: Decodable {
+        case track(Track)
+        case album(Album)
+        case artist(Artist)
+        case other
 
         private enum Key: String, CodingKey {
             case wrapperType, kind, trackId, trackName, trackCensoredName, artistName, collectionName
-            case artworkUrl100, artworkUrl60, artworkUrl30, trackTimeMillis, previewUrl
+            case collectionCensoredName, artworkUrl100, artworkUrl60, artworkUrl30, trackTimeMillis, previewUrl
             case primaryGenreName, releaseDate, trackExplicitness, trackViewUrl, trackNumber, trackCount
+            case collectionId, artistId, discNumber, discCount, collectionExplicitness, collectionViewUrl
+            case copyright, artistLinkUrl, artistViewUrl
         }
 
         init(from decoder: any Decoder) {
-            guard let c = try? decoder.container(keyedBy: Key.self) else { return }
+            guard let c = try? decoder.container(keyedBy: Key.self) else {
+                self = .other
+                return
+            }
             func string(_ key: Key) -> String? {
                 guard let value = try? c.decodeIfPresent(String.self, forKey: key) else { return nil }
                 return value.isEmpty ? nil : value
             }
             func integer(_ key: Key) -> Int? { (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil }
             func positive(_ key: Key) -> Int? { integer(key).flatMap { $0 > 0 ? $0 : nil } }
-            // Lookup can answer with artists and albums, Search with music videos: only songs count.
-            if let wrapperType = string(.wrapperType), wrapperType != "track" { return }
-            if let kind = string(.kind), kind != "song" { return }
-            guard let id = integer(.trackId), id > 0 else { return }
             // URLs only http(s) with a host: a catalog must never make HalfTunes open a file or an odd scheme.
-            track = Track(
-                id: id,
-                name: string(.trackName) ?? string(.trackCensoredName) ?? "Untitled",
-                artist: string(.artistName) ?? "Unknown Artist",
-                album: string(.collectionName),
-                artworkURL: (string(.artworkUrl100) ?? string(.artworkUrl60) ?? string(.artworkUrl30))
-                    .flatMap(URLPolicy.webURL),
-                durationMs: integer(.trackTimeMillis),
-                previewURL: string(.previewUrl).flatMap(URLPolicy.webURL),
-                genre: string(.primaryGenreName),
-                releaseDate: string(.releaseDate).flatMap { try? Date($0, strategy: .iso8601) },
-                explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:)),
-                storeURL: string(.trackViewUrl).flatMap(URLPolicy.webURL),
-                trackNumber: positive(.trackNumber),
-                trackCount: positive(.trackCount))
+            func web(_ key: Key) -> URL? { string(key).flatMap(URLPolicy.webURL) }
+            let artwork = web(.artworkUrl100) ?? web(.artworkUrl60) ?? web(.artworkUrl30)
+            let released = string(.releaseDate).flatMap { try? Date($0, strategy: .iso8601) }
+            switch string(.wrapperType) {
+            case "collection":
+                guard let id = positive(.collectionId) else {
+                    self = .other
+                    return
+                }
+                self = .album(
+                    Album(
+                        id: id, name: string(.collectionName) ?? string(.collectionCensoredName) ?? "Untitled",
+                        artist: string(.artistName) ?? "Unknown Artist", artistId: positive(.artistId), artworkURL: artwork,
+                        releaseDate: released, trackCount: positive(.trackCount), genre: string(.primaryGenreName),
+                        explicitness: string(.collectionExplicitness).flatMap(Explicitness.init(rawValue:)),
+                        storeURL: web(.collectionViewUrl), copyright: string(.copyright)))
+            case "artist":
+                guard let id = positive(.artistId), let name = string(.artistName) else {
+                    self = .other
+                    return
+                }
+                self = .artist(
+                    Artist(
+                        id: id, name: name, genre: string(.primaryGenreName),
+                        storeURL: web(.artistLinkUrl) ?? web(.artistViewUrl)))
+            case "track", nil:
+                // Search can answer with music videos, an album's lookup too: only songs count.
+                if let kind = string(.kind), kind != "song" {
+                    self = .other
+                    return
+                }
+                guard let id = integer(.trackId), id > 0 else {
+                    self = .other
+                    return
+                }
+                self = .track(
+                    Track(
+                        id: id,
+                        name: string(.trackName) ?? string(.trackCensoredName) ?? "Untitled",
+                        artist: string(.artistName) ?? "Unknown Artist",
+                        album: string(.collectionName),
+                        artworkURL: artwork,
+                        durationMs: integer(.trackTimeMillis),
+                        previewURL: web(.previewUrl),
+                        genre: string(.primaryGenreName),
+                        releaseDate: released,
+                        explicitness: string(.trackExplicitness).flatMap(Explicitness.init(rawValue:)),
+                        storeURL: web(.trackViewUrl),
+                        trackNumber: positive(.trackNumber),
+                        trackCount: positive(.trackCount),
+                        collectionId: positive(.collectionId),
+                        artistId: positive(.artistId),
+                        discNumber: positive(.discNumber),
+                        discCount: positive(.discCount)))
+            default:
+                self = .other
+            }
         }
+    }
+}
+
+/// What one Search or Lookup call answered: its songs, albums and artists, each in the answer's order.
+public struct CatalogAnswer: Sendable, Hashable {
+    /// The songs.
+    public var tracks: [Track] = []
+    /// The albums (`wrapperType: collection`).
+    public var albums: [Album] = []
+    /// The artists.
+    public var artists: [Artist] = []
+
+    /// An answer.
+    public init(tracks: [Track] = [], albums: [Album] = [], artists: [Artist] = []) {
+        (self.tracks, self.albums, self.artists) = (tracks, albums, artists)
     }
 }

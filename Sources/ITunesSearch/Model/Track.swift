@@ -22,6 +22,10 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         var storeURL: URL?
         var trackNumber: Int?
         var trackCount: Int?
+        var collectionId: Int?
+        var artistId: Int?
+        var discNumber: Int?
+        var discCount: Int?
     }
 
     /// The shared, never-changed fields: a change to a track gives it a box of its own.
@@ -99,6 +103,27 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         set { change { $0.trackCount = newValue } }
     }
 
+    /// The catalog's id of the track's album (`collectionId`): what ``ITunesCatalog/lookup(collection:)`` takes.
+    public var collectionId: Int? {
+        get { box.fields.collectionId }
+        set { change { $0.collectionId = newValue } }
+    }
+    /// The catalog's id of the track's artist (`artistId`): what ``ITunesCatalog/lookup(artist:limit:)`` takes.
+    public var artistId: Int? {
+        get { box.fields.artistId }
+        set { change { $0.artistId = newValue } }
+    }
+    /// The disc of its album the track is on, when known (1 for most albums).
+    public var discNumber: Int? {
+        get { box.fields.discNumber }
+        set { change { $0.discNumber = newValue } }
+    }
+    /// How many discs its album has, when known.
+    public var discCount: Int? {
+        get { box.fields.discCount }
+        set { change { $0.discCount = newValue } }
+    }
+
     /// Creates a track from its parts.
     public init(
         id: Int,
@@ -113,13 +138,18 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         explicitness: Explicitness? = nil,
         storeURL: URL? = nil,
         trackNumber: Int? = nil,
-        trackCount: Int? = nil
+        trackCount: Int? = nil,
+        collectionId: Int? = nil,
+        artistId: Int? = nil,
+        discNumber: Int? = nil,
+        discCount: Int? = nil
     ) {
         box = Box(
             Fields(
                 id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs,
                 previewURL: previewURL, genre: genre, releaseDate: releaseDate, explicitness: explicitness,
-                storeURL: storeURL, trackNumber: trackNumber, trackCount: trackCount))
+                storeURL: storeURL, trackNumber: trackNumber, trackCount: trackCount, collectionId: collectionId,
+                artistId: artistId, discNumber: discNumber, discCount: discCount))
     }
 
     private mutating func change(_ edit: (inout Fields) -> Void) {
@@ -134,6 +164,13 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
     /// Hashes every field.
     public func hash(into hasher: inout Hasher) { hasher.combine(box.fields) }
 
+    /// Album order: disc, then track number (unknown ones last), then the id.
+    public static func albumOrder(_ lhs: Track, _ rhs: Track) -> Bool {
+        let left = (lhs.discNumber ?? 1, lhs.trackNumber ?? Int.max, lhs.id)
+        let right = (rhs.discNumber ?? 1, rhs.trackNumber ?? Int.max, rhs.id)
+        return left < right
+    }
+
     /// Whether the track has a preview that can be downloaded.
     public var isDownloadable: Bool { previewURL != nil }
 
@@ -147,6 +184,7 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, name, artist, album, artworkURL, durationMs, previewURL, genre, releaseDate, explicitness
         case storeURL, trackNumber, trackCount
+        case collectionId, artistId, discNumber, discCount
         case downloadable
     }
 
@@ -167,7 +205,11 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
                 explicitness: try c.decodeIfPresent(Explicitness.self, forKey: .explicitness),
                 storeURL: try c.decodeIfPresent(URL.self, forKey: .storeURL),
                 trackNumber: try c.decodeIfPresent(Int.self, forKey: .trackNumber),
-                trackCount: try c.decodeIfPresent(Int.self, forKey: .trackCount)))
+                trackCount: try c.decodeIfPresent(Int.self, forKey: .trackCount),
+                collectionId: try c.decodeIfPresent(Int.self, forKey: .collectionId),
+                artistId: try c.decodeIfPresent(Int.self, forKey: .artistId),
+                discNumber: try c.decodeIfPresent(Int.self, forKey: .discNumber),
+                discCount: try c.decodeIfPresent(Int.self, forKey: .discCount)))
     }
 
     /// Encodes every field (absent ones as `null`) plus `downloadable`, so scripts see a stable shape.
@@ -186,6 +228,10 @@ public struct Track: Sendable, Hashable, Identifiable, Codable {
         try c.encode(storeURL, forKey: .storeURL)
         try c.encode(trackNumber, forKey: .trackNumber)
         try c.encode(trackCount, forKey: .trackCount)
+        try c.encode(collectionId, forKey: .collectionId)
+        try c.encode(artistId, forKey: .artistId)
+        try c.encode(discNumber, forKey: .discNumber)
+        try c.encode(discCount, forKey: .discCount)
         try c.encode(isDownloadable, forKey: .downloadable)
     }
 }
