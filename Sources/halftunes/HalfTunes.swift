@@ -11,6 +11,8 @@ struct HalfTunes: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             SearchCommand.self,
+            AlbumCommand.self,
+            ArtistCommand.self,
             DownloadCommand.self,
             PauseCommand.self,
             ResumeCommand.self,

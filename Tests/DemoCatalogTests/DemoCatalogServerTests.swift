@@ -211,7 +211,8 @@ struct DemoCatalogLookupTests {
             let rows = try await results("\(url)/lookup?id=\(video.collectionId)&entity=song")
             #expect(rows.first?["wrapperType"] as? String == "collection")
             #expect(rows.first?["collectionId"] as? Int == video.collectionId)
-            #expect(rows.dropFirst().filter { $0["kind"] as? String == "song" }.count == catalog.album(id: video.collectionId).count)
+            #expect(
+                rows.dropFirst().filter { $0["kind"] as? String == "song" }.count == catalog.album(id: video.collectionId).count)
             #expect(rows.filter { $0["kind"] as? String == "music-video" }.compactMap { $0["trackId"] as? Int } == [video.id])
             let bare = try await results("\(url)/lookup?id=\(video.collectionId)")
             #expect(bare.count == 1)

@@ -89,7 +89,9 @@ struct WireWriterTests {
             let track = Track(
                 id: index + 1, name: text, artist: "Artist \(text)", album: index % 2 == 0 ? text : nil,
                 artworkURL: index % 3 == 0 ? URL(string: "http://127.0.0.1:8080/artwork/\(index)/100x100bb.jpg?a=b&c=%20") : nil,
-                durationMs: index % 2 == 1 ? index * 1000 : nil, previewURL: URL(string: "https://audio.example/p/\(index).m4a"))
+                durationMs: index % 2 == 1 ? index * 1000 : nil, previewURL: URL(string: "https://audio.example/p/\(index).m4a"),
+                trackNumber: index % 2 == 0 ? index + 1 : nil, collectionId: index % 3 == 1 ? 800_000 + index : nil,
+                artistId: index % 2 == 1 ? 900_000 + index : nil, discNumber: index % 4 == 0 ? 2 : nil)
             for state in DownloadState.allCases {
                 var document = DownloadDocument(track, status: nil)
                 document.state = state

@@ -112,7 +112,9 @@ struct LookupConformanceTests {
         for (fixture, albums) in [("lookup-artist-albums.json", 22), ("lookup-artist-albums-amg.json", 35)] {
             let answer = try SearchResponse.decodeAnswer(from: Fixtures.data(fixture))
             #expect(answer.artists.count == 1 && answer.albums.count == albums && answer.tracks.isEmpty, "\(fixture)")
-            let ids = try raw(fixture).compactMap { $0["wrapperType"] as? String == "collection" ? $0["collectionId"] as? Int : nil }
+            let ids = try raw(fixture).compactMap {
+                $0["wrapperType"] as? String == "collection" ? $0["collectionId"] as? Int : nil
+            }
             #expect(answer.albums.map(\.id) == ids, "\(fixture)")
         }
     }

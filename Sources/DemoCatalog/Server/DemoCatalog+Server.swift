@@ -135,7 +135,10 @@ extension DemoCatalog {
             case "artist": songs(ofArtist: id).first.map { ($0.artist, "\(songs(ofArtist: id).count) songs.") }
             case nil:
                 track(id: id).map {
-                    ("\($0.name) — \($0.artist)", "\($0.album), disc \($0.discNumber), track \($0.trackNumber) of \($0.trackCount).")
+                    (
+                        "\($0.name) — \($0.artist)",
+                        "\($0.album), disc \($0.discNumber), track \($0.trackNumber) of \($0.trackCount)."
+                    )
                 }
             default: nil
             }

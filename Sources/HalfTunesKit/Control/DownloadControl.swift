@@ -14,6 +14,12 @@ public protocol DownloadControl: Sendable {
     func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults
     /// Searches with the catalog's filters too (which field, explicit songs, language, a later page).
     func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults
+    /// An album's songs in disc and track order, each with its download state, the album as the
+    /// header (music videos left out); `notFound` when the catalog has no album by that id.
+    func album(_ collectionID: Int) async throws(DownloadError) -> SearchResults
+    /// An artist's songs, newest first, at most `limit` (1 to 200), the artist as the header;
+    /// `notFound` when the catalog has no artist by that id.
+    func artist(_ artistID: Int, limit: Int) async throws(DownloadError) -> SearchResults
     /// Starts (or resumes) downloads of tracks by id, looking them up when needed.
     func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument]
     /// Pauses a download, keeping its bytes.
@@ -67,6 +73,16 @@ extension DownloadControl {
     /// The term, limit and country alone, for a control that knows no filters.
     public func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults {
         try await search(term: request.term, limit: request.limit, country: request.country)
+    }
+
+    /// Refused, for a control that knows no catalog.
+    public func album(_ collectionID: Int) async throws(DownloadError) -> SearchResults {
+        throw DownloadError(.notFound, "this control has no catalog to look album \(collectionID) up in")
+    }
+
+    /// Refused, for a control that knows no catalog.
+    public func artist(_ artistID: Int, limit: Int) async throws(DownloadError) -> SearchResults {
+        throw DownloadError(.notFound, "this control has no catalog to look artist \(artistID) up in")
     }
 
     /// No cap, for a control that runs no downloads of its own.

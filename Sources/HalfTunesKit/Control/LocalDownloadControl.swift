@@ -15,7 +15,7 @@ public actor LocalDownloadControl: DownloadControl {
     private let tagging: TaggingOptions
     private let makeCatalog: @Sendable () async throws -> ITunesCatalog
     private let logger: Logger
-    private let tracks = TrackDirectory()
+    let tracks = TrackDirectory()
     var service: DownloadService?
     private var catalog: ITunesCatalog?
     private var library: LibraryStore?
@@ -57,10 +57,7 @@ public actor LocalDownloadControl: DownloadControl {
 
     public func search(_ request: SearchRequest) async throws(DownloadError) -> SearchResults {
         try await DownloadError.catching {
-            let found = try await openCatalog().search(try request.query())
-            tracks.remember(found)
-            let statuses = try await statuses(of: found.map(\.id))
-            return SearchResults(results: found.map { DownloadDocument($0, status: statuses[$0.id]) })
+            SearchResults(results: try await documents(of: try await openCatalog().search(try request.query())))
         }
     }
 
@@ -237,7 +234,7 @@ public actor LocalDownloadControl: DownloadControl {
         try? await openCatalog().lookupAfresh(id: id)
     }
 
-    private func openCatalog() async throws -> ITunesCatalog {
+    func openCatalog() async throws -> ITunesCatalog {
         if let catalog { return catalog }
         let made = try await makeCatalog()
         catalog = made
@@ -247,7 +244,7 @@ public actor LocalDownloadControl: DownloadControl {
     /// Tracks' statuses in one read: from an open service, else from the library and the
     /// downloads as their journal records them, read first as a listing reads them (a search
     /// beside a process that owns the downloads, or with none open: a paused download is paused).
-    private func statuses(of trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
+    func statuses(of trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
         if let service { return try await service.statuses(trackIDs: trackIDs) }
         let recorded: [DownloadStatus]
         do { recorded = try DownloadService.recordedDownloads(home: home) } catch {

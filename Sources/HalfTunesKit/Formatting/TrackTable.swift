@@ -83,6 +83,35 @@ public struct TrackTable: Sendable {
             })
     }
 
+    /// An album's songs: disc and track number, title, artist, duration, state, id.
+    public func renderAlbum(_ documents: [DownloadDocument]) -> String {
+        let discs = Set(documents.map { $0.discNumber ?? 1 }).count > 1
+        return TextTable(maxWidth: maxWidth).render(
+            [
+                .init("#", alignsRight: true), .init("TITLE", shrinks: true), .init("ARTIST", shrinks: true),
+                .init("TIME", alignsRight: true), .init("STATE"), .init("ID"),
+            ],
+            documents.map { document in
+                let number = document.trackNumber.map(String.init) ?? "—"
+                let cells = Self.cells(document.status.track)
+                return [discs ? "\(document.discNumber ?? 1).\(number)" : number, cells[0], cells[1], cells[3]]
+                    + [Self.state(document), cells[4]]
+            })
+    }
+
+    /// An artist's songs: title, album, duration, state, id.
+    public func renderArtist(_ documents: [DownloadDocument]) -> String {
+        TextTable(maxWidth: maxWidth).render(
+            [
+                .init("TITLE", shrinks: true), .init("ALBUM", shrinks: true), .init("TIME", alignsRight: true),
+                .init("STATE"), .init("ID"),
+            ],
+            documents.map { document in
+                let cells = Self.cells(document.status.track)
+                return [cells[0], cells[2], cells[3], Self.state(document), cells[4]]
+            })
+    }
+
     static func cells(_ track: Track) -> [String] {
         [
             track.name + (track.isDownloadable ? "" : " (no preview)"), track.artist, track.album ?? "—",

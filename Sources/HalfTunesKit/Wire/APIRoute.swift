@@ -4,6 +4,10 @@ import Foundation
 public enum APIRoute: Sendable, Hashable {
     /// `GET /api/search?term=&limit=&country=&in=&explicit=&lang=&offset=` → ``SearchResults``.
     case search(SearchRequest)
+    /// `GET /api/album/:id` → ``SearchResults`` with its ``SearchResults/album``: an album's songs.
+    case album(Int)
+    /// `GET /api/artist/:id?limit=` → ``SearchResults`` with its ``SearchResults/artist``: an artist's songs.
+    case artist(Int, limit: Int)
     /// `GET /api/downloads?limit=&after=&since=` → ``Listing``.
     case listing(ListingQuery)
     /// `GET /api/events` → Server-Sent Events of ``WireEvent``.
@@ -30,12 +34,12 @@ public enum APIRoute: Sendable, Hashable {
 
     /// The route's shape, for registering a handler.
     public enum Pattern: String, Sendable, CaseIterable {
-        case search, listing, events, start, pause, resume, cancel, remove, retag, rate, setRate, file
+        case search, album, artist, listing, events, start, pause, resume, cancel, remove, retag, rate, setRate, file
 
         /// The HTTP method.
         public var method: String {
             switch self {
-            case .search, .listing, .events, .file, .rate: "GET"
+            case .search, .album, .artist, .listing, .events, .file, .rate: "GET"
             case .start, .pause, .resume, .retag, .setRate: "POST"
             case .cancel, .remove: "DELETE"
             }
@@ -45,6 +49,8 @@ public enum APIRoute: Sendable, Hashable {
         public var path: String {
             switch self {
             case .search: "/api/search"
+            case .album: "/api/album/:id"
+            case .artist: "/api/artist/:id"
             case .listing: "/api/downloads"
             case .events: "/api/events"
             case .start, .cancel: "/api/downloads/:id"
@@ -65,6 +71,8 @@ public enum APIRoute: Sendable, Hashable {
     public var pattern: Pattern {
         switch self {
         case .search: .search
+        case .album: .album
+        case .artist: .artist
         case .listing: .listing
         case .events: .events
         case .start: .start
@@ -101,7 +109,10 @@ public enum APIRoute: Sendable, Hashable {
             return pattern.path
         case .setRate(let rate):
             return pattern.path + "?bytesPerSecond=\(rate ?? 0)"
-        case .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .retag(let id), .file(let id):
+        case .artist(let id, let limit):
+            return pattern.path.replacingOccurrences(of: ":id", with: String(id)) + "?limit=\(limit)"
+        case .album(let id), .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .retag(let id),
+            .file(let id):
             return pattern.path.replacingOccurrences(of: ":id", with: String(id))
         }
     }

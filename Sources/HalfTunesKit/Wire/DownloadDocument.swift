@@ -39,6 +39,14 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
     /// Something the user should know about a downloaded file: it was kept as downloaded,
     /// without tags, and why.
     public var warning: String?
+    /// The catalog's id of the track's album (for `GET /api/album/:id`), when known.
+    public var collectionId: Int?
+    /// The catalog's id of the track's artist (for `GET /api/artist/:id`), when known.
+    public var artistId: Int?
+    /// The disc of its album the track is on, when known.
+    public var discNumber: Int?
+    /// The track's number on its disc, when known.
+    public var trackNumber: Int?
 
     /// A track and its status (`nil`: never downloaded).
     public init(_ track: Track, status: DownloadStatus?) {
@@ -57,6 +65,10 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
         file = status?.file?.path
         storeURL = track.storeURL
         warning = status?.warning
+        collectionId = track.collectionId
+        artistId = track.artistId
+        discNumber = track.discNumber
+        trackNumber = track.trackNumber
     }
 
     /// A track's status.
@@ -67,7 +79,8 @@ public struct DownloadDocument: Codable, Sendable, Hashable {
         DownloadStatus(
             track: Track(
                 id: id, name: name, artist: artist, album: album, artworkURL: artworkURL, durationMs: durationMs,
-                previewURL: previewURL, storeURL: storeURL),
+                previewURL: previewURL, storeURL: storeURL, trackNumber: trackNumber, collectionId: collectionId,
+                artistId: artistId, discNumber: discNumber),
             state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes, failure: reason,
             file: file.map { URL(filePath: $0, directoryHint: .notDirectory) }, warning: warning)
     }
@@ -109,13 +122,61 @@ public struct Listing: Codable, Sendable, Hashable {
     }
 }
 
-/// Search results: `GET /api/search` and `halftunes search --json`.
+/// Search results: `GET /api/search` and `halftunes search --json`; an album's songs
+/// (`GET /api/album/:id`, `halftunes album ID --json`) or an artist's (`GET /api/artist/:id`,
+/// `halftunes artist ID --json`), with the album or the artist as a header object.
 public struct SearchResults: Codable, Sendable, Hashable {
     public var v = wireVersion
     public var results: [DownloadDocument]
+    /// The album these are the songs of (in disc and track order), for an album's listing.
+    public var album: AlbumDocument?
+    /// The artist these are the songs of (newest first), for an artist's listing.
+    public var artist: ArtistDocument?
 
     /// Results.
-    public init(results: [DownloadDocument]) { self.results = results }
+    public init(results: [DownloadDocument], album: AlbumDocument? = nil, artist: ArtistDocument? = nil) {
+        (self.results, self.album, self.artist) = (results, album, artist)
+    }
+}
+
+/// An album, as the header of its songs' listing.
+public struct AlbumDocument: Codable, Sendable, Hashable {
+    /// The catalog's `collectionId`.
+    public var id: Int
+    public var name: String
+    public var artist: String
+    public var artistId: Int?
+    public var artworkURL: URL?
+    /// The year it was released.
+    public var year: Int?
+    /// How many tracks the album has as the catalog counts them (those offered may be fewer).
+    public var trackCount: Int?
+    public var genre: String?
+    /// Whether the catalog rates the album explicit.
+    public var explicit: Bool?
+    public var storeURL: URL?
+    public var copyright: String?
+
+    /// The document of an album.
+    public init(_ album: Album) {
+        (id, name, artist, artistId, artworkURL) = (album.id, album.name, album.artist, album.artistId, album.artworkURL)
+        (year, trackCount, genre, storeURL, copyright) = (
+            album.year, album.trackCount, album.genre, album.storeURL, album.copyright
+        )
+        explicit = album.explicitness.map { $0 == .explicit }
+    }
+}
+
+/// An artist, as the header of their songs' listing.
+public struct ArtistDocument: Codable, Sendable, Hashable {
+    /// The catalog's `artistId`.
+    public var id: Int
+    public var name: String
+    public var genre: String?
+    public var storeURL: URL?
+
+    /// The document of an artist.
+    public init(_ artist: Artist) { (id, name, genre, storeURL) = (artist.id, artist.name, artist.genre, artist.storeURL) }
 }
 
 /// What an edge answers when it cannot do what was asked.

@@ -105,7 +105,8 @@ public enum WireEncoding {
         var writer = WireWriter()
         switch value {
         case let listing as Listing: writer.write(listing)
-        case let results as SearchResults: writer.write(results)
+        // An album's or an artist's header is JSONEncoder's to write (a listing of at most 200).
+        case let results as SearchResults where results.album == nil && results.artist == nil: writer.write(results)
         case let document as DownloadDocument: writer.write(document)
         default: return try encoderData(value)
         }

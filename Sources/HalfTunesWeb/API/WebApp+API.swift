@@ -8,7 +8,7 @@ extension WebApp {
     /// URL or a path. Each handler is one call on the download control.
     func addAPIRoutes(to router: Router<WebContext>) {
         let patterns: [APIRoute.Pattern] = [
-            .search, .listing, .start, .pause, .resume, .cancel, .remove, .retag, .rate, .setRate,
+            .search, .album, .artist, .listing, .start, .pause, .resume, .cancel, .remove, .retag, .rate, .setRate,
         ]
         for pattern in patterns {
             router.on(RouterPath(pattern.path), method: HTTPRequest.Method(pattern.method)!) { request, context in
@@ -23,6 +23,17 @@ extension WebApp {
             let parameters = request.uri.queryParameters
             // A value that is not one is refused, as the listing's are, not taken as the default.
             return try json(await control.search(try SearchRequest { parameters[$0[...]].map(String.init) }))
+        case .album:
+            return try json(await control.album(try trackID(context, of: "an album")))
+        case .artist:
+            let text = request.uri.queryParameters["limit"].map(String.init)
+            let limit = try text.map { text in
+                guard let limit = Int(text), (1...200).contains(limit) else {
+                    throw DownloadError(.badInput, "the limit must be a number between 1 and 200, not \"\(text)\"")
+                }
+                return limit
+            }
+            return try json(await control.artist(try trackID(context, of: "an artist"), limit: limit ?? 50))
         case .listing:
             let parameters = request.uri.queryParameters
             let query = try ListingQuery { name in parameters[name[...]].map(String.init) }
@@ -59,9 +70,10 @@ extension WebApp {
         }
     }
 
-    func trackID(_ context: WebContext) throws -> Int {
+    /// The route's `:id`, a positive number (of a track, or of what `what` names).
+    func trackID(_ context: WebContext, of what: String = "a track") throws -> Int {
         guard let text = context.parameters.get("id"), let id = Int(text), id > 0 else {
-            throw DownloadError(.badInput, "a track id is a positive number")
+            throw DownloadError(.badInput, "\(what) id is a positive number")
         }
         return id
     }

@@ -28,6 +28,12 @@ public struct RemoteDownloadControl: DownloadControl {
         try await call(.search(request))
     }
 
+    public func album(_ collectionID: Int) async throws(DownloadError) -> SearchResults { try await call(.album(collectionID)) }
+
+    public func artist(_ artistID: Int, limit: Int) async throws(DownloadError) -> SearchResults {
+        try await call(.artist(artistID, limit: limit))
+    }
+
     public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {
         var documents: [DownloadDocument] = []
         for id in trackIDs { documents.append(try await call(.start(id))) }

@@ -12,6 +12,13 @@ struct ExportCommand: AsyncParsableCommand {
     var ids: [Int] = []
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The album's songs in the library, in album order (an album id, or a track's for its album).", valueName: "id"),
+        transform: NumberIn.albumID)
+    var album: Int?
+
+    @Option(
         name: [.customShort("o"), .customLong("output")],
         help: ArgumentHelp("Write to this file (default: standard output).", valueName: "file"))
     var output: String?
@@ -24,14 +31,33 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
 
+    func validate() throws {
+        if album != nil, !ids.isEmpty { throw ValidationError("give track ids or --album, not both") }
+    }
+
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let listing = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) {
-                try await $0.listing()
+            let (listing, albumSongs) = try await homeOptions.withControl(downloading: false, catalog: catalogOptions) {
+                control in
+                (try await control.listing(), try await album.asyncMap { try await control.album($0) })
             }
             var documents = listing.library
-            if !ids.isEmpty {
+            if let albumSongs {
+                let byID = Dictionary(documents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                documents = albumSongs.results.compactMap { byID[$0.id] }
+                let name = albumSongs.album.map { "\($0.name) — \($0.artist)" } ?? "album \(album ?? 0)"
+                guard !documents.isEmpty else {
+                    throw DownloadError(
+                        .notFound,
+                        "none of the songs of \(name) is in the library; download them: halftunes download --album \(album ?? 0)")
+                }
+                if documents.count < albumSongs.results.count {
+                    Terminal.warn(
+                        "\(DisplayWidth.printable(name)): \(documents.count) of its \(albumSongs.results.count) songs are in the library"
+                    )
+                }
+            } else if !ids.isEmpty {
                 let byID = Dictionary(documents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 let missing = ids.filter { byID[$0] == nil }
                 guard missing.isEmpty else {
@@ -104,5 +130,13 @@ struct ImportCommand: AsyncParsableCommand {
             if bad > 0 { throw ExitCode(ExitStatus.of(.badInput)) }
             if ids.isEmpty { throw DownloadError(.badInput, "\(file) names no tracks") }
         }
+    }
+}
+
+extension Optional {
+    /// The value transformed by an async function, or `nil`.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -52,4 +52,8 @@ struct NumberIn: CustomStringConvertible, Error {
 
     /// A track id argument: a positive number.
     static let trackID = parser(1...Int.max, what: "a track id")
+    /// An album (or track) id argument.
+    static let albumID = parser(1...Int.max, what: "an album or track id")
+    /// An artist (or track) id argument.
+    static let artistID = parser(1...Int.max, what: "an artist or track id")
 }
