@@ -5,13 +5,16 @@ import { $, count } from "./format.js";
 import { api, showError } from "./api.js";
 import { announce, stateAnnouncement } from "./announce.js";
 import { merge, onTrackChange, tracks } from "./tracks.js";
-import { showResults, showsTrack, updateRow } from "./results.js";
+import { appendResults, showResults, shownIds, showsTrack, updateRow } from "./results.js";
+import { leaveView, setUpViews, showsView } from "./views.js";
 import { libraryItem, loadLibrary, refreshChanges, setUpLibrary, view } from "./library.js";
 import { play, setUpPlayer } from "./player.js";
 import { setUpShortcuts } from "./shortcuts.js";
 import { setUpRateLimit } from "./ratelimit.js";
 
 let searched = false; // whether the table shows a search (else the downloads in flight)
+const pageSize = 25; // results a page: More results asks for the next
+let current = null; // the search shown: { term, query, offset }
 const eventsSeen = new Map(); // track id → how many state events came for it
 
 onTrackChange((item, before) => {
@@ -55,7 +58,7 @@ async function refreshAll() {
     const listing = await loadLibrary();
     for (const item of [...listing.downloads, ...listing.library]) if (tracks.has(item.id)) merge(item);
     // Before any search (a reload, a new tab), the downloads in flight fill the table, live.
-    if (!searched && listing.downloads.length) {
+    if (!searched && !showsView() && listing.downloads.length) {
       for (const item of listing.downloads) tracks.set(item.id, item);
       $("#results-status").textContent = `${count(listing.downloads.length, "download", "downloads")} in progress.`;
       showResults(listing.downloads.map((item) => item.id), press);
@@ -65,21 +68,74 @@ async function refreshAll() {
   }
 }
 
+/** The search's query string: the term and the filters chosen. */
+function searchQuery(term) {
+  const query = new URLSearchParams({ term, limit: String(pageSize) });
+  for (const [name, select] of [["in", "#search-in"], ["explicit", "#search-explicit"], ["lang", "#search-lang"]]) {
+    if ($(select).value) query.set(name, $(select).value);
+  }
+  return query;
+}
+
+/** One page of a search, its results known to `tracks`; the ids, in order. */
+async function page(query, offset) {
+  if (offset) query.set("offset", String(offset));
+  // URLSearchParams writes a space as `+`, which the server takes as itself: `%20` says a space.
+  const { results } = await api("GET", `/api/search?${query.toString().replace(/\+/g, "%20")}`);
+  showError("");
+  for (const item of results) tracks.set(item.id, Object.assign(tracks.get(item.id) || {}, item));
+  return results.map((item) => item.id);
+}
+
 async function search(term) {
   searched = true;
+  leaveView();
+  current = { term, query: searchQuery(term), offset: 0 };
+  const asked = current;
+  $("#more-results").hidden = true;
   $("#results-status").textContent = `Searching for “${term}”…`;
   try {
-    const { results } = await api("GET", `/api/search?term=${encodeURIComponent(term)}&limit=50`);
-    showError("");
-    for (const item of results) tracks.set(item.id, Object.assign(tracks.get(item.id) || {}, item));
-    const found = results.length ? `${count(results.length, "song", "songs")} found for “${term}”.`
+    const ids = await page(new URLSearchParams(asked.query), 0);
+    if (current !== asked) return;
+    const found = ids.length ? `${count(ids.length, "song", "songs")} found for “${term}”.`
       : `No songs found for “${term}”.`;
     $("#results-status").textContent = found;
     announce(found);
-    showResults(results.map((item) => item.id), press);
+    showResults(ids, press);
+    $("#more-results").hidden = ids.length < pageSize;
   } catch (error) {
     $("#results-status").textContent = "The search failed.";
     showError(error.message);
+  }
+}
+
+/** More results: the next page, without the songs already shown. */
+async function more() {
+  const asked = current;
+  if (!asked) return;
+  const button = $("#more-results");
+  button.disabled = true;
+  try {
+    asked.offset += pageSize;
+    const ids = await page(new URLSearchParams(asked.query), asked.offset);
+    if (current !== asked || showsView()) return;
+    const shown = new Set(shownIds());
+    const fresh = ids.filter((id) => !shown.has(id));
+    appendResults(fresh, press);
+    const total = shownIds().length;
+    $("#results-status").textContent = `${count(total, "song", "songs")} found for “${asked.term}”.`;
+    announce(fresh.length ? `${count(fresh.length, "more song", "more songs")}: ${total} in all.` : "No more songs.");
+    button.hidden = ids.length < pageSize;
+    // Focus stays on the button while there is more; else it goes to the first new row.
+    if (button.hidden) {
+      const next = fresh.length && document.querySelector(`#results tr[data-track-id="${fresh[0]}"] button, #results tr[data-track-id="${fresh[0]}"] a`);
+      (next || $("#results-heading")).focus();
+    }
+  } catch (error) {
+    asked.offset -= pageSize;
+    showError(error.message);
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -131,7 +187,10 @@ document.addEventListener("halftunes:removed", (event) => {
   if (tracks.has(id)) merge({ id, state: "notDownloaded", receivedBytes: 0, expectedBytes: null });
 });
 
+$("#more-results").addEventListener("click", more);
+
 setUpPlayer();
+setUpViews(press);
 setUpLibrary();
 setUpShortcuts();
 setUpRateLimit();

@@ -44,6 +44,12 @@ export function storeLink(item) {
     "aria-label": `${item.name} in the store` }, "Store");
 }
 
+/** A link to the album's or the artist's view, when the catalog gave its id; else the name. */
+function viewLink(kind, id, name) {
+  if (!id || !name) return name || "—";
+  return element("a", { href: `#/${kind}/${id}`, "data-view": kind, class: "view-link" }, name);
+}
+
 function build(item, press) {
   const art = item.artworkURL
     ? element("img", {
@@ -56,7 +62,8 @@ function build(item, press) {
   const status = element("div", { class: "state" }, bar, label);
   const buttons = element("div", { class: "actions" }, storeLink(item));
   const row = element("tr", { role: "row", "data-track-id": item.id },
-    cell("art", art), cell("title", item.name), cell("artist", item.artist), cell("album", item.album || "—"),
+    cell("art", art), cell("title", item.name), cell("artist", viewLink("artist", item.artistId, item.artist)),
+    cell("album", viewLink("album", item.collectionId, item.album)),
     cell("duration", duration(item.durationMs)), cell("status", status), cell("controls", buttons));
   row.press = (key) => press(key, tracks.get(item.id));
   return row;
@@ -84,16 +91,22 @@ export function updateRow(item) {
 
 /** Shows these tracks (ids in `tracks`), in order; `press(key, item)` runs a row's button. */
 export function showResults(ids, press) {
-  resultIds = ids;
+  resultIds = [];
   rows.clear();
-  const body = $("#results tbody");
-  body.replaceChildren(...ids.map((id) => {
+  $("#results tbody").replaceChildren();
+  appendResults(ids, press);
+}
+
+/** Adds these tracks' rows after those shown (the next page of a search). */
+export function appendResults(ids, press) {
+  resultIds = [...resultIds, ...ids];
+  $("#results tbody").append(...ids.map((id) => {
     const row = build(tracks.get(id), press);
     rows.set(id, row);
     return row;
   }));
   for (const id of ids) updateRow(tracks.get(id));
-  $("#results").hidden = ids.length === 0;
+  $("#results").hidden = resultIds.length === 0;
 }
 
 /** Whether the table shows this track. */
