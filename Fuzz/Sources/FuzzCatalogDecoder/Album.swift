@@ -1,0 +1,1 @@
+../../../Sources/ITunesSearch/Model/Album.swift
