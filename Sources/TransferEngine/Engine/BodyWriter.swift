@@ -80,15 +80,18 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private var outlet: (feed: AsyncStream<Update>.Continuation, forwarder: Task<Void, Never>)?
     /// The session's bandwidth cap, when it has one.
     private let cap: BandwidthCap?
+    /// Whether an error status's body is written as the file (``TransferSessionConfiguration/deliversErrorBodies``).
+    private let deliversErrorBodies: Bool
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
-        progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil,
+        progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil, deliversErrorBodies: Bool = false,
         persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         forward: @escaping @Sendable (Update) async -> Void
     ) {
         self.cap = cap
+        self.deliversErrorBodies = deliversErrorBodies
         self.job = job
         self.requestedOffset = requestedOffset
         self.bytesOnDisk = bytesOnDisk
@@ -111,7 +114,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             etag: headers.first(name: "ETag"),
             retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
         let decision = ResponseDecision.decide(
-            summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator)
+            summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator,
+            deliversErrorBodies: deliversErrorBodies)
         guard case .write(let offset, let total) = decision else {
             report(head, bodyOffset: nil, expectedTotal: nil)
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))

@@ -82,6 +82,8 @@ struct TransferRunner: Sendable {
     let folders = FolderFlusher()
     /// The cap on all transfers' bytes a second together.
     let cap: BandwidthCap
+    /// Whether an error status's body is written as the file.
+    var deliversErrorBodies = false
 
     /// The logger AsyncHTTPClient gets: the engine's own when it shows debug messages (the only
     /// levels the client logs at), otherwise one that drops everything. The client tags each
@@ -176,7 +178,7 @@ struct TransferRunner: Sendable {
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
             reportsResponses: reportsResponses, progressInterval: progressInterval, time: time,
-            cap: cap, persist: report.persist,
+            cap: cap, deliversErrorBodies: deliversErrorBodies, persist: report.persist,
             forward: { update in
                 switch update {
                 case .progress(let received, let expected): await report.progress(received, expected)

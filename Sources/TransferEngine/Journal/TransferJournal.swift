@@ -4,16 +4,22 @@ import GRDB
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
 final class TransferJournal: Sendable {
-    private let database: DatabasePool
+    private let database: any DatabaseWriter
 
-    /// Opens (creating and migrating as needed) the journal at `path`. Every commit survives a
-    /// crash of the process; WAL keeps the journal whole through a power cut.
+    /// The path that keeps a journal in memory: nothing on disk, nothing after the process.
+    static let inMemory = ":memory:"
+
+    /// Opens (creating and migrating as needed) the journal at `path` (or in memory, at
+    /// ``inMemory``). Every commit survives a crash of the process; WAL keeps the journal whole
+    /// through a power cut.
     init(path: String) throws(TransferError) {
         do {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
-            database = try DatabasePool(path: path, configuration: configuration)
+            database =
+                path == Self.inMemory
+                ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
             throw TransferError(.journal, "cannot open the transfer journal at \(path): \(error)", permanent: true)

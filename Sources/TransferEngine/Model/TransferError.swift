@@ -45,6 +45,14 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let serverCertificateHasBadDate = Code(rawValue: "serverCertificateHasBadDate")
         /// The TLS handshake failed for a protocol reason (no common version or cipher, not TLS at all).
         public static let secureConnectionFailed = Code(rawValue: "secureConnectionFailed")
+        /// The server's name could not be resolved (a request answered in memory).
+        public static let cannotFindHost = Code(rawValue: "cannotFindHost")
+        /// No connection could be made to the server (a request answered in memory).
+        public static let cannotConnectToHost = Code(rawValue: "cannotConnectToHost")
+        /// No answer in time (a request answered in memory).
+        public static let timedOut = Code(rawValue: "timedOut")
+        /// The request was cancelled.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// The kind of failure.

@@ -42,8 +42,11 @@ public enum ResponseDecision: Sendable, Hashable {
     ///   - requestedOffset: Where the request's `Range` started (0 when none was sent).
     ///   - bytesOnDisk: How many bytes the partial file holds.
     ///   - validator: The validator of the bytes on disk.
+    ///   - deliversErrorBodies: Whether an error status that is not retried is a body to write
+    ///     whole, as Apple's sessions hand over an error page (see
+    ///     ``TransferSessionConfiguration/deliversErrorBodies``).
     public static func decide(
-        _ head: Head, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator
+        _ head: Head, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, deliversErrorBodies: Bool = false
     ) -> ResponseDecision {
         switch head.status {
         case 200:
@@ -74,6 +77,8 @@ public enum ResponseDecision: Sendable, Hashable {
             return .restart(reason: "the server cannot serve bytes from \(requestedOffset) (416)")
         case 408, 425, 429, 500...599:
             return .retry(status: head.status, retryAfter: head.retryAfter)
+        case 400...499 where deliversErrorBodies:
+            return .write(offset: 0, expectedTotal: head.contentLength)
         default:
             return .fail(status: head.status)
         }

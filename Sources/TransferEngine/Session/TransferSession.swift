@@ -84,7 +84,9 @@ public actor TransferSession {
         let lock = try SessionLock(path: lockPath(identifier: identifier, directory: directory))
         let journal: TransferJournal
         do {
-            journal = try await TransferJournal.open(path: journalPath(identifier: identifier, directory: directory))
+            journal = try await TransferJournal.open(
+                path: configuration.keepsJournalInMemory
+                    ? TransferJournal.inMemory : journalPath(identifier: identifier, directory: directory))
         } catch {
             lock.release()
             throw error
@@ -143,7 +145,8 @@ public actor TransferSession {
             progressInterval: configuration.progressInterval, checkpointBytes: configuration.checkpointBytes,
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
             finisher: configuration.finisher, time: time, logger: logger,
-            cap: BandwidthCap(bytesPerSecond: configuration.bandwidthLimit))
+            cap: BandwidthCap(bytesPerSecond: configuration.bandwidthLimit),
+            deliversErrorBodies: configuration.deliversErrorBodies)
     }
 
     /// The most bytes a second all transfers together receive now (`nil`: no cap).

@@ -56,6 +56,14 @@ public struct TransferSessionConfiguration: Sendable {
     /// The most bytes a second all transfers together receive (`nil`, the default: no cap), as
     /// curl's `--limit-rate`; ``TransferSession/setBandwidthLimit(_:)`` changes it while they run.
     public var bandwidthLimit: Int?
+    /// Whether the journal lives in memory (default `false`): nothing of the session is written
+    /// but its files, and what it was doing ends with the process (its partial files stay, for
+    /// resume data). ResumableURLSession's `.ephemeral` sessions.
+    public var keepsJournalInMemory = false
+    /// Whether an HTTP error status (a 4xx or 5xx that is not retried) is downloaded as the file,
+    /// as any other body is, instead of failing the transfer (default `false`). The status is in
+    /// the ``TransferEvent/responded(_:_:)`` event. Retries of 408, 429 and 5xx are unchanged.
+    public var deliversErrorBodies = false
 
     /// Creates a configuration.
     public init(

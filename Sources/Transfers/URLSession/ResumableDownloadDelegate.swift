@@ -1,12 +1,40 @@
 import Foundation
 
-/// What a ``ResumableURLSession`` tells its delegate: Foundation's `URLSessionDownloadDelegate`
-/// (with the session-level calls of `URLSessionDelegate`), method for method.
+/// What a ``ResumableURLSession`` tells its delegate about the session itself: Foundation's
+/// `URLSessionDelegate`. The root of the delegate protocols, as Apple's tree is:
 ///
-/// Every method has an empty default, so a delegate implements only what it needs. The session
-/// calls them one at a time, in order, on its delegate queue (never on the main thread unless
-/// that queue is `OperationQueue.main`), and keeps the delegate until it is invalidated.
-public protocol ResumableDownloadDelegate: AnyObject {
+/// | Foundation | Transfers |
+/// | --- | --- |
+/// | `URLSessionDelegate` | ``ResumableURLSessionDelegate`` |
+/// | `URLSessionDownloadDelegate` (with `URLSessionTaskDelegate`'s completion) | ``ResumableDownloadDelegate`` |
+/// | `URLSessionDataDelegate` (with `URLSessionTaskDelegate`'s completion) | ``ResumableDataDelegate`` |
+///
+/// Foundation's `urlSession(_:task:didCompleteWithError:)` takes any `URLSessionTask`; here each
+/// task kind has its own (``ResumableDownloadTask`` and ``ResumableDataTask`` share no base class).
+/// A delegate adopts the protocols of the tasks it makes. Every method has an empty default. The
+/// session calls them one at a time and in order, whatever its delegate queue is (a queue of any
+/// width, `OperationQueue.main`), and keeps the delegate until it is invalidated.
+public protocol ResumableURLSessionDelegate: AnyObject {
+    /// A relaunched background session has delivered the events of every task it found
+    /// outstanding. Called once per relaunch that found any.
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession)
+
+    /// The session is invalid: `nil` after ``ResumableURLSession/finishTasksAndInvalidate()`` or
+    /// ``ResumableURLSession/invalidateAndCancel()``, else why it could not be used (another
+    /// process owns the background identifier, its folder cannot be written…). The session lets
+    /// go of its delegate after this call.
+    func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?)
+}
+
+extension ResumableURLSessionDelegate {
+    public func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession) {}
+
+    public func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?) {}
+}
+
+/// What a ``ResumableURLSession`` tells its delegate about download tasks: Foundation's
+/// `URLSessionDownloadDelegate`, method for method.
+public protocol ResumableDownloadDelegate: ResumableURLSessionDelegate {
     /// The download finished: `location` is the file, which exists until this method returns.
     /// Move or copy it before then; the session removes it afterwards.
     func urlSession(
@@ -29,16 +57,6 @@ public protocol ResumableDownloadDelegate: AnyObject {
     /// The task ended: `error` is `nil` after a successful download, else a `URLError` (whose
     /// `URLError.downloadTaskResumeData` holds resume data when the download can be resumed).
     func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
-
-    /// A relaunched background session has delivered the events of every task it found
-    /// outstanding. Called once per relaunch that found any.
-    func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession)
-
-    /// The session is invalid: `nil` after ``ResumableURLSession/finishTasksAndInvalidate()`` or
-    /// ``ResumableURLSession/invalidateAndCancel()``, else why it could not be used (another
-    /// process owns the background identifier, its folder cannot be written…). The session lets
-    /// go of its delegate after this call.
-    func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?)
 }
 
 extension ResumableDownloadDelegate {
@@ -59,8 +77,4 @@ extension ResumableDownloadDelegate {
     public func urlSession(
         _ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?
     ) {}
-
-    public func urlSessionDidFinishEvents(forBackgroundURLSession session: ResumableURLSession) {}
-
-    public func urlSession(_ session: ResumableURLSession, didBecomeInvalidWithError error: (any Error)?) {}
 }

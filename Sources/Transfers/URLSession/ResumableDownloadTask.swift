@@ -27,6 +27,9 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
         var received: Int64 = 0
         var expected: Int64 = -1
         var taskDescription: String?
+        /// `suspend()` calls not yet matched by `resume()`: a task runs at 0 (it starts at 1, as corelibs counts).
+        var suspendCount = 1
+        var clientExpects: Int64 = -1
     }
 
     /// Identifies the task within its session (kept across relaunches of a background session).
@@ -40,13 +43,15 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     let status: Mutex<Status>
     /// Set when a completion handler replaces the delegate's finish and complete calls.
     let completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)?
+    private let taskDelegate: DelegateBox?
     private let send: @Sendable (SessionCommand) -> Void
 
     init(
         identifier: Int, origin: Origin, originalRequest: URLRequest?, status: Status = Status(),
         completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)? = nil,
-        send: @escaping @Sendable (SessionCommand) -> Void
+        delegate: (any ResumableURLSessionDelegate)? = nil, send: @escaping @Sendable (SessionCommand) -> Void
     ) {
+        self.taskDelegate = delegate.map(DelegateBox.init)
         self.taskIdentifier = identifier
         self.origin = origin
         self.originalRequest = originalRequest
@@ -69,6 +74,15 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     public var countOfBytesReceived: Int64 { status.withLock { $0.received } }
     /// The resource's size, or -1 while unknown.
     public var countOfBytesExpectedToReceive: Int64 { status.withLock { $0.expected } }
+    /// The size the app expects (-1, `NSURLSessionTransferSizeUnknown`, by default): kept for the
+    /// app to read back; the session schedules nothing by it.
+    public var countOfBytesClientExpectsToReceive: Int64 {
+        get { status.withLock { $0.clientExpects } }
+        set { status.withLock { $0.clientExpects = newValue } }
+    }
+    /// The task's own delegate (from ``ResumableURLSession/download(from:delegate:)``), told of
+    /// this task's progress before the session's delegate would be; `nil` for most tasks.
+    public var delegate: (any ResumableURLSessionDelegate)? { taskDelegate?.delegate }
 
     /// A label of the app's; kept with the transfer, so a relaunched background session gives it back.
     public var taskDescription: String? {
@@ -79,14 +93,31 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Starts the task, or resumes it after ``suspend()``. Does nothing once it is cancelled or completed.
+    /// Starts the task, or resumes it after ``suspend()``. Suspensions nest, as corelibs counts
+    /// them: a task suspended twice runs again at the second `resume()`. Does nothing once it is
+    /// cancelled or completed.
     public func resume() {
-        if move(from: [.suspended], to: .running) { send(.resume(self)) }
+        let runs = status.withLock { status -> Bool in
+            guard status.state == .suspended, status.suspendCount > 0 else { return false }
+            status.suspendCount -= 1
+            guard status.suspendCount == 0 else { return false }
+            status.state = .running
+            return true
+        }
+        if runs { send(.resume(self)) }
     }
 
-    /// Pauses the task, keeping its bytes; ``resume()`` continues with a range request.
+    /// Pauses the task, keeping its bytes (and its resource timeout, which waits meanwhile);
+    /// ``resume()`` continues with a range request.
     public func suspend() {
-        if move(from: [.running], to: .suspended) { send(.suspend(self)) }
+        let stops = status.withLock { status -> Bool in
+            guard status.state == .running || status.state == .suspended else { return false }
+            status.suspendCount += 1
+            guard status.state == .running else { return false }
+            status.state = .suspended
+            return true
+        }
+        if stops { send(.suspend(self)) }
     }
 
     /// Cancels the task and deletes its bytes; it completes with `URLError.cancelled`.
@@ -104,6 +135,14 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
             send(.cancel(self, resumeData: completionHandler))
         } else {
             send(.deliver { completionHandler(nil) })
+        }
+    }
+
+    /// Cancels the task, keeping its bytes, and returns resume data (see
+    /// ``cancel(byProducingResumeData:)``).
+    public func cancelByProducingResumeData() async -> Data? {
+        await withCheckedContinuation { continuation in
+            cancel(byProducingResumeData: { continuation.resume(returning: $0) })
         }
     }
 

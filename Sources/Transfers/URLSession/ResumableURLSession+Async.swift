@@ -47,7 +47,7 @@ extension ResumableURLSession {
         try await download { handler in self.downloadTask(withResumeData: resumeData, completionHandler: handler) }
     }
 
-    private func download(
+    func download(
         _ make: (@escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> ResumableDownloadTask
     ) async throws -> (URL, URLResponse) {
         let started = Mutex<ResumableDownloadTask?>(nil)

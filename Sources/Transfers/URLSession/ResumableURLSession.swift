@@ -44,10 +44,12 @@ public final class ResumableURLSession: Sendable {
     /// - Parameters:
     ///   - configuration: ``ResumableURLSessionConfiguration/default`` or
     ///     ``ResumableURLSessionConfiguration/background(withIdentifier:)``.
-    ///   - delegate: Told about progress, finished files and errors.
-    ///   - queue: Where delegate methods run; `nil` for a serial queue of the session's own.
+    ///   - delegate: Told about progress, finished files and errors: a ``ResumableDownloadDelegate``
+    ///     for download tasks, a ``ResumableDataDelegate`` for data tasks, or both.
+    ///   - queue: Where delegate methods run; `nil` for a serial queue of the session's own. Of any
+    ///     width: the session's calls run on it one at a time, in order.
     public init(
-        configuration: ResumableURLSessionConfiguration, delegate: (any ResumableDownloadDelegate)?,
+        configuration: ResumableURLSessionConfiguration, delegate: (any ResumableURLSessionDelegate)?,
         delegateQueue queue: OperationQueue?
     ) {
         let settings = configuration.copy()
@@ -79,7 +81,7 @@ public final class ResumableURLSession: Sendable {
     public var configuration: ResumableURLSessionConfiguration { settings.copy() }
 
     /// The delegate, until the session is invalidated.
-    public var delegate: (any ResumableDownloadDelegate)? { delegateBox.delegate }
+    public var delegate: (any ResumableURLSessionDelegate)? { delegateBox.delegate }
 
     /// A label of the app's for the session.
     public var sessionDescription: String? {
@@ -122,13 +124,30 @@ public final class ResumableURLSession: Sendable {
 
     /// Hands `completionHandler` every task that has not completed (on the delegate queue).
     public func getAllTasks(completionHandler: @escaping @Sendable ([ResumableDownloadTask]) -> Void) {
-        commands.yield(.allTasks(completionHandler))
+        commands.yield(.allTasks { _, downloads in completionHandler(downloads) })
     }
 
     /// Every task that has not completed; for a relaunched background session, the tasks it took
     /// up again (with their identifiers, requests and descriptions).
     public var allTasks: [ResumableDownloadTask] {
         get async { await withCheckedContinuation { continuation in getAllTasks { continuation.resume(returning: $0) } } }
+    }
+
+    /// Hands `completionHandler` the data tasks and the download tasks that have not completed
+    /// (on the delegate queue). Foundation's hands upload tasks too, between them: there are none here.
+    public func getTasksWithCompletionHandler(
+        _ completionHandler: @escaping @Sendable ([ResumableDataTask], [ResumableDownloadTask]) -> Void
+    ) {
+        commands.yield(.allTasks(completionHandler))
+    }
+
+    /// The data tasks and the download tasks that have not completed.
+    public var tasks: (dataTasks: [ResumableDataTask], downloadTasks: [ResumableDownloadTask]) {
+        get async {
+            await withCheckedContinuation { continuation in
+                getTasksWithCompletionHandler { continuation.resume(returning: ($0, $1)) }
+            }
+        }
     }
 
     /// Lets the tasks finish, then invalidates the session: no new tasks, and
@@ -149,16 +168,13 @@ public final class ResumableURLSession: Sendable {
 
     func makeTask(
         _ origin: ResumableDownloadTask.Origin, originalRequest: URLRequest?,
-        completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)?
+        completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)?, delegate: (any ResumableURLSessionDelegate)? = nil
     ) -> ResumableDownloadTask {
-        let identifier = nextIdentifier.withLock { next in
-            defer { next += 1 }
-            return next
-        }
+        let identifier = takeIdentifier()
         let commands = commands
         let task = ResumableDownloadTask(
             identifier: identifier, origin: origin, originalRequest: originalRequest, completion: completion,
-            send: { commands.yield($0) })
+            delegate: delegate, send: { commands.yield($0) })
         if invalidated.withLock({ $0 }) {
             // As Foundation's raises for a task made on an invalidated session, but without a crash.
             task.status.withLock {
@@ -169,6 +185,48 @@ public final class ResumableURLSession: Sendable {
             commands.yield(.register(task))
         }
         return task
+    }
+
+    func makeDataTask(
+        _ request: URLRequest, completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?,
+        delegate: (any ResumableURLSessionDelegate)? = nil
+    ) -> ResumableDataTask {
+        let commands = commands
+        let task = ResumableDataTask(
+            identifier: takeIdentifier(), request: request, completion: completion, delegate: delegate,
+            send: { commands.yield($0) })
+        let refusal: URLError? =
+            if settings.identifier != nil {
+                URLError.make(
+                    .unsupportedURL, "a background session makes no data tasks (as Apple's), only download tasks",
+                    url: request.url)
+            } else if invalidated.withLock({ $0 }) {
+                URLError.make(.cancelled, "the session was invalidated", url: request.url)
+            } else {
+                nil
+            }
+        if let refusal {
+            task.status.withLock { ($0.state, $0.error) = (.completed, refusal) }
+            // Told as a failed task is, so that code waiting for the end hears of it.
+            let box = delegateBox
+            commands.yield(
+                .deliver { [weak self] in
+                    if let completion { return completion(nil, nil, refusal) }
+                    guard let self else { return }
+                    ((task.delegate ?? box.delegate) as? any ResumableDataDelegate)?.urlSession(
+                        self, task: task, didCompleteWithError: refusal)
+                })
+        } else {
+            commands.yield(.registerData(task))
+        }
+        return task
+    }
+
+    private func takeIdentifier() -> Int {
+        nextIdentifier.withLock { next in
+            defer { next += 1 }
+            return next
+        }
     }
 
     /// Moves identifiers past those a relaunched session found in its journal.
@@ -187,11 +245,14 @@ public final class ResumableURLSession: Sendable {
 /// What the public methods ask of a session's core, in the order they were asked.
 enum SessionCommand: Sendable {
     case register(ResumableDownloadTask)
+    case registerData(ResumableDataTask)
+    case startData(ResumableDataTask)
+    case cancelData(ResumableDataTask)
     case resume(ResumableDownloadTask)
     case suspend(ResumableDownloadTask)
     case cancel(ResumableDownloadTask, resumeData: (@Sendable (Data?) -> Void)?)
     case describe(ResumableDownloadTask)
-    case allTasks(@Sendable ([ResumableDownloadTask]) -> Void)
+    case allTasks(@Sendable ([ResumableDataTask], [ResumableDownloadTask]) -> Void)
     case invalidate(cancelling: Bool)
     /// Run a closure on the delegate queue, in order with the delegate calls.
     case deliver(@Sendable () -> Void)
@@ -200,11 +261,11 @@ enum SessionCommand: Sendable {
 /// Holds the delegate until the session is invalidated; readable from any thread.
 final class DelegateBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: (any ResumableDownloadDelegate)?
+    private var value: (any ResumableURLSessionDelegate)?
 
-    init(_ delegate: (any ResumableDownloadDelegate)?) { value = delegate }
+    init(_ delegate: (any ResumableURLSessionDelegate)?) { value = delegate }
 
-    var delegate: (any ResumableDownloadDelegate)? { lock.withLock { value } }
+    var delegate: (any ResumableURLSessionDelegate)? { lock.withLock { value } }
 
     func release() { lock.withLock { value = nil } }
 }

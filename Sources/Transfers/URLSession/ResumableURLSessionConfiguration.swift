@@ -30,6 +30,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var stateDirectory = ResumableURLSessionConfiguration.defaultStateDirectory()
         var resumeDataLifetime: TimeInterval = 7 * 24 * 3600
         var logger = Logger(label: "ResumableURLSession", factory: { _ in SwiftLogNoOpLogHandler() })
+        var deliversHTTPErrorBodies = false
+        var isEphemeral = false
     }
 
     private let settings: Mutex<Settings>
@@ -42,6 +44,19 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public static var `default`: ResumableURLSessionConfiguration {
         ResumableURLSessionConfiguration(identifier: nil, Settings())
     }
+
+    /// A configuration for a session that writes nothing of its own to disk: its journal is in
+    /// memory, so its downloads end with the process, as a default session's do. Its partial
+    /// files are still on disk (a download is), so the resume data of a cancelled task works
+    /// in this process and in another one that is handed it. A new object on every call.
+    public static var ephemeral: ResumableURLSessionConfiguration {
+        var settings = Settings()
+        settings.isEphemeral = true
+        return ResumableURLSessionConfiguration(identifier: nil, settings)
+    }
+
+    /// Whether this is an ``ephemeral`` configuration.
+    public var isEphemeral: Bool { settings.withLock { $0.isEphemeral } }
 
     /// A configuration for a background session: its downloads are journaled under
     /// ``stateDirectory``/`sessions/<identifier>`, keep running while the process lives, and are
@@ -142,6 +157,17 @@ public final class ResumableURLSessionConfiguration: Sendable {
         set { settings.withLock { $0.proxies = newValue } }
     }
 
+    /// Whether a download answered with an HTTP error status (a 4xx the session does not retry)
+    /// delivers the server's error body as its file, as Apple's sessions do: through
+    /// `didFinishDownloadingTo`, with the task's `response` carrying the status, and no error.
+    /// Default `false`: the task fails with `URLError.badServerResponse` naming the status (a
+    /// port whose finish method checks `statusCode` needs `true`). 408, 429 and 5xx answers are
+    /// retried either way; a task that fails after them has no error body.
+    public var deliversHTTPErrorBodies: Bool {
+        get { settings.withLock { $0.deliversHTTPErrorBodies } }
+        set { settings.withLock { $0.deliversHTTPErrorBodies = newValue } }
+    }
+
     /// Where the session logs (default: nowhere).
     public var logger: Logger {
         get { settings.withLock { $0.logger } }
@@ -167,6 +193,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
             durability: settings.durability, forgetsCompletedTransfers: identifier == nil)
         configuration.trustRoots = settings.trustRoots
         configuration.proxies = settings.proxies
+        configuration.deliversErrorBodies = settings.deliversHTTPErrorBodies
+        configuration.keepsJournalInMemory = settings.isEphemeral
         return configuration
     }
 

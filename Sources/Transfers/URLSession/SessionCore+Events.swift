@@ -24,7 +24,7 @@ extension SessionCore {
                 task.status.withLock { $0.received = offset }
                 task.progress.completedUnitCount = offset
                 let expected = head.expectedTotal ?? -1
-                deliver { delegate, session in
+                deliver(to: task) { delegate, session in
                     delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: expected)
                 }
             }
@@ -37,7 +37,7 @@ extension SessionCore {
             task.status.withLock { $0.received = received }
             task.progress.completedUnitCount = received
             let total = task.countOfBytesExpectedToReceive
-            deliver { delegate, session in
+            deliver(to: task) { delegate, session in
                 delegate?.urlSession(
                     session, downloadTask: task, didWriteData: written, totalBytesWritten: received,
                     totalBytesExpectedToWrite: total)
@@ -75,7 +75,7 @@ extension SessionCore {
         if book.delivered < size {
             // The last bytes arrived unreported (a 416 for a file already whole, a relaunch after the end).
             let written = size - book.delivered
-            deliver { delegate, session in
+            deliver(to: task) { delegate, session in
                 delegate?.urlSession(
                     session, downloadTask: task, didWriteData: written, totalBytesWritten: size, totalBytesExpectedToWrite: size)
             }
@@ -95,7 +95,7 @@ extension SessionCore {
         byTransfer[id] = nil
         // A default session's engine has dropped the transfer already (it keeps no history).
         let keptByEngine = !folders.isTemporary
-        deliver { delegate, session in
+        deliver(to: task) { delegate, session in
             if let handler = task.completion {
                 handler(location, response, nil)
             } else {
@@ -141,7 +141,7 @@ extension SessionCore {
             status.error = error
             return status.response
         }
-        deliver { delegate, session in
+        deliver(to: task) { delegate, session in
             if let handler = task.completion {
                 handler(nil, response, error)
             } else {
@@ -159,16 +159,27 @@ extension SessionCore {
         if var outstanding = outstandingAtRelaunch, outstanding.remove(number) != nil {
             outstandingAtRelaunch = outstanding.isEmpty ? nil : outstanding
             if outstanding.isEmpty {
-                deliver { delegate, session in delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session) }
+                deliverToSession { delegate, session in delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session) }
             }
         }
         if invalidating { Task { await self.finalizeIfDone() } }
     }
 
-    /// Runs `body` on the delegate queue, after everything delivered before it.
-    func deliver(_ body: @escaping @Sendable ((any ResumableDownloadDelegate)?, ResumableURLSession) -> Void) {
+    /// Runs `body` with the download delegate (the task's own when it has one) on the delegate
+    /// queue, after everything delivered before it and never beside it.
+    func deliver(
+        to task: ResumableDownloadTask? = nil,
+        _ body: @escaping @Sendable ((any ResumableDownloadDelegate)?, ResumableURLSession) -> Void
+    ) {
+        deliverToSession { delegate, session in
+            body((task?.delegate ?? delegate) as? any ResumableDownloadDelegate, session)
+        }
+    }
+
+    /// Runs `body` with the session's delegate on the delegate queue, in order with every other call.
+    func deliverToSession(_ body: @escaping @Sendable ((any ResumableURLSessionDelegate)?, ResumableURLSession) -> Void) {
         guard let session else { return }
         let box = delegateBox
-        queue.addOperation { body(box.delegate, session) }
+        line.add { body(box.delegate, session) }
     }
 }

@@ -22,6 +22,7 @@ extension SessionCore {
             for (name, value) in snapshot.requestHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
             var status = ResumableDownloadTask.Status()
             status.state = snapshot.state == .paused ? .suspended : .running
+            status.suspendCount = snapshot.state == .paused ? 1 : 0
             status.received = snapshot.receivedBytes
             status.expected = snapshot.expectedBytes ?? -1
             status.taskDescription = tag.description

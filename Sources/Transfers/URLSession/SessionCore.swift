@@ -19,6 +19,9 @@ actor SessionCore {
         /// Set once the task's end is being delivered; later engine events are ignored.
         var finished = false
         var deadline: Task<Void, Never>?
+        /// When the resource timeout ends, while it runs; what is left of it, while suspended.
+        var deadlineEnds: ContinuousClock.Instant?
+        var timeLeft: Duration?
     }
 
     /// What the engine's tag of a transfer holds for the task it belongs to.
@@ -43,6 +46,8 @@ actor SessionCore {
     let folders: SessionFolders
     let delegateBox: DelegateBox
     let queue: OperationQueue
+    /// The delegate calls, one at a time in order on ``queue``.
+    let line: DeliveryLine
     let logger: Logger
     /// Sends a command through the session's ordered stream (for tasks the core makes itself).
     let commandSender: @Sendable (SessionCommand) -> Void
@@ -52,6 +57,9 @@ actor SessionCore {
     /// Why the session could not open, if it could not.
     var openFailure: URLError?
     var tasks: [Int: ResumableDownloadTask] = [:]
+    var dataTasks: [Int: ResumableDataTask] = [:]
+    /// The requests of data tasks under way.
+    var dataRuns: [Int: Task<Void, Never>] = [:]
     var books: [Int: Book] = [:]
     var byTransfer: [TransferID: Int] = [:]
     /// Tasks a relaunched background session found with events to deliver; `nil` once delivered.
@@ -68,6 +76,7 @@ actor SessionCore {
         self.folders = folders
         self.delegateBox = delegate
         self.queue = queue
+        self.line = DeliveryLine(queue: queue)
         self.logger = configuration.logger
     }
 
@@ -97,7 +106,7 @@ actor SessionCore {
             logger.error("cannot open the session", metadata: ["identifier": "\(identifier)", "error": "\(error)"])
             let failure = URLError.download(error, url: nil)
             openFailure = failure
-            deliver { delegate, session in delegate?.urlSession(session, didBecomeInvalidWithError: failure) }
+            deliverToSession { delegate, session in delegate?.urlSession(session, didBecomeInvalidWithError: failure) }
         }
     }
 
@@ -108,10 +117,22 @@ actor SessionCore {
         case .register(let task):
             tasks[task.taskIdentifier] = task
             books[task.taskIdentifier] = Book()
+        case .registerData(let task):
+            dataTasks[task.taskIdentifier] = task
+        case .startData(let task):
+            startData(task)
+        case .cancelData(let task):
+            cancelData(task)
         case .resume(let task):
             await resume(task)
         case .suspend(let task):
-            guard let id = books[task.taskIdentifier]?.transfer, let engine else { return }
+            guard var book = books[task.taskIdentifier], let id = book.transfer, let engine else { return }
+            // The resource timeout waits while the task is suspended.
+            book.deadline?.cancel()
+            book.deadline = nil
+            book.timeLeft = book.deadlineEnds.map { $0 - .now }
+            book.deadlineEnds = nil
+            books[task.taskIdentifier] = book
             do { _ = try await engine.pause(id) } catch { logger.debug("suspend had no effect", metadata: ["error": "\(error)"]) }
         case .cancel(let task, let resumeData):
             await cancel(task, producingResumeData: resumeData)
@@ -119,11 +140,13 @@ actor SessionCore {
             guard let id = books[task.taskIdentifier]?.transfer, let engine else { return }
             try? await engine.setTag(tag(for: task), for: id)
         case .allTasks(let handler):
-            let all = tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
-            deliver { _, _ in handler(all) }
+            let downloads = tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
+            let data = dataTasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
+            deliverToSession { _, _ in handler(data, downloads) }
         case .invalidate(let cancelling):
             invalidating = true
             if cancelling {
+                for task in dataTasks.values { task.cancel() }
                 for task in tasks.values.sorted(by: { $0.taskIdentifier < $1.taskIdentifier }) {
                     task.status.withLock { if $0.state != .completed { $0.state = .canceling } }
                     await cancel(task, producingResumeData: nil)
@@ -142,6 +165,10 @@ actor SessionCore {
             return complete(number, error: openFailure ?? URLError.make(.cancelled, "the session is not open", url: task.url))
         }
         if let id = book.transfer {
+            if let left = book.timeLeft {
+                (book.deadline, book.deadlineEnds, book.timeLeft) = (deadline(for: task, after: left), .now + left, nil)
+                books[number] = book
+            }
             do { try await engine.resume(id) } catch { logger.debug("resume had no effect", metadata: ["error": "\(error)"]) }
             return
         }
@@ -176,7 +203,11 @@ actor SessionCore {
             folders.recordIdentifier(number)
             book.transfer = id
             byTransfer[id] = number
-            book.deadline = deadline(for: task)
+            let limit = configuration.timeoutIntervalForResource
+            if limit.isFinite, limit > 0, limit < 365 * 24 * 3600 {
+                let left = Duration.milliseconds(Int64(limit * 1000))
+                (book.deadline, book.deadlineEnds) = (deadline(for: task, after: left), .now + left)
+            }
             books[number] = book
         } catch {
             complete(number, error: URLError.download(error, url: task.url))
@@ -233,13 +264,12 @@ actor SessionCore {
         try? await engine.forget(id)
     }
 
-    /// Fails the task with `timedOut` (and resume data) once ``ResumableURLSessionConfiguration/timeoutIntervalForResource`` passed.
-    private func deadline(for task: ResumableDownloadTask) -> Task<Void, Never>? {
-        let seconds = configuration.timeoutIntervalForResource
-        guard seconds.isFinite, seconds > 0, seconds < 365 * 24 * 3600 else { return nil }
+    /// Fails the task with `timedOut` (and resume data) once what is left of
+    /// ``ResumableURLSessionConfiguration/timeoutIntervalForResource`` (`left`) has passed.
+    private func deadline(for task: ResumableDownloadTask, after left: Duration) -> Task<Void, Never> {
         let number = task.taskIdentifier
         return Task { [weak self] in
-            guard (try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))) != nil else { return }
+            guard (try? await Task.sleep(for: max(left, .zero))) != nil else { return }
             await self?.resourceTimedOut(number)
         }
     }
@@ -260,12 +290,12 @@ actor SessionCore {
 
     /// Closes the engine and tells the delegate, once invalidation was asked and no task is left.
     func finalizeIfDone() async {
-        guard invalidating, tasks.isEmpty, !finalized else { return }
+        guard invalidating, tasks.isEmpty, dataTasks.isEmpty, !finalized else { return }
         finalized = true
         await engine?.close()
         if folders.isTemporary { try? FileManager.default.removeItem(at: folders.journal) }
         let box = delegateBox
-        deliver { delegate, session in
+        deliverToSession { delegate, session in
             delegate?.urlSession(session, didBecomeInvalidWithError: nil)
             box.release()
         }

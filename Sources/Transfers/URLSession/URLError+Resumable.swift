@@ -35,6 +35,10 @@ extension URLError {
         case .serverCertificateUntrusted: code = .serverCertificateUntrusted
         case .serverCertificateHasBadDate: code = .serverCertificateHasBadDate
         case .secureConnectionFailed: code = .secureConnectionFailed
+        case .cannotFindHost: code = .cannotFindHost
+        case .cannotConnectToHost: code = .cannotConnectToHost
+        case .timedOut: code = .timedOut
+        case .cancelled: code = .cancelled
         default: code = .unknown
         }
         return make(code, error.message, url: url, underlying: error, resumeData: resumeData)

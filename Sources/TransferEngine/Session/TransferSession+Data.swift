@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NetworkBasics
+
+/// The head of a response to a ``TransferSession/dataRequest(url:method:headers:body:timeout:)``.
+package struct DataResponseHead: Sendable {
+    /// The HTTP status.
+    package var status: Int
+    /// The header fields, in order.
+    package var headers: [(name: String, value: String)]
+}
+
+/// A response's body, piece by piece, with failures as ``TransferError``s.
+package struct DataResponseBody: AsyncSequence, Sendable {
+    package typealias Element = Data
+    let body: HTTPClientResponse.Body
+    let url: URL
+    let stallTimeout: Duration
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        var inner: HTTPClientResponse.Body.AsyncIterator
+        let url: URL
+        let stallTimeout: Duration
+
+        package mutating func next() async throws -> Data? {
+            do { return try await inner.next().map { Data($0.readableBytesView) } } catch {
+                throw await TransferSession.dataError(error, url: url, stallTimeout: stallTimeout)
+            }
+        }
+    }
+
+    package func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(inner: body.makeAsyncIterator(), url: url, stallTimeout: stallTimeout)
+    }
+}
+
+extension TransferSession {
+    /// One request answered in memory, not a transfer: over the session's HTTP clients (its
+    /// connections, proxies, trust roots and per-host limit), never journaled, never retried.
+    /// The body is read as the caller iterates it (not reading holds the connection back).
+    ///
+    /// - Throws: ``TransferError`` saying why the request got no response (the server is
+    ///   unreachable, its certificate untrusted, no head within `timeout`…).
+    package func dataRequest(
+        url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+    ) async throws(TransferError) -> (head: DataResponseHead, body: DataResponseBody) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw TransferError(.invalidURL, "\(url.absoluteString) is not an http(s) URL", permanent: true)
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method.uppercased())
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response: HTTPClientResponse
+        do {
+            let (seconds, attoseconds) = timeout.components
+            let wait = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            response = try await clients.client(for: url).execute(request, timeout: wait)
+        } catch {
+            throw await Self.dataError(error, url: url, stallTimeout: configuration.stallTimeout)
+        }
+        let head = DataResponseHead(
+            status: Int(response.status.code), headers: response.headers.map { (name: $0.name, value: $0.value) })
+        return (head, DataResponseBody(body: response.body, url: url, stallTimeout: configuration.stallTimeout))
+    }
+
+    /// What a failed data request's error means, in a ``TransferError`` (`.cancelled` when the
+    /// calling task was cancelled).
+    static func dataError(_ error: any Error, url: URL, stallTimeout: Duration) async -> TransferError {
+        if let error = error as? TransferError { return error }
+        if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
+            return TransferError(.cancelled, "cancelled", permanent: true)
+        }
+        if TLSProblem.isTLSFailure(error), let (problem, server) = await TLSProblem.diagnose(error, url: url) {
+            return NetworkFailure.tlsError(problem, server: server)
+        }
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
+            return TransferError(.timedOut, "no response from \(url.host ?? "the server") in time", permanent: true)
+        }
+        let (reason, permanent) = NetworkFailure.classify(error, url: url.absoluteString, stallTimeout: stallTimeout)
+        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty {
+            return TransferError(.cannotFindHost, reason, permanent: true)
+        }
+        if error is NIOConnectionError { return TransferError(.cannotConnectToHost, reason, permanent: true) }
+        if let error = error as? IOError, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) {
+            return TransferError(.cannotConnectToHost, reason, permanent: true)
+        }
+        if case ChannelError.connectTimeout = error {
+            return TransferError(.timedOut, "connecting to \(url.host ?? "the server") timed out", permanent: true)
+        }
+        return permanent ? NetworkFailure.permanentError(error, reason: reason) : TransferError(.network, reason, permanent: true)
+    }
+}

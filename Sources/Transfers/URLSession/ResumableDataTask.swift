@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request whose answer comes in memory, in a ``ResumableURLSession``: Foundation's
+/// `URLSessionDataTask` (the tutorial's search), over the same connections as the session's downloads.
+///
+/// A task starts suspended; ``resume()`` starts it. Its properties can be read from any thread.
+/// A background session refuses data tasks, as Apple's does: such a task is completed from the
+/// start, with `URLError.unsupportedURL` saying why.
+public final class ResumableDataTask: Sendable, CustomStringConvertible {
+    /// Foundation's task states: `.running`, `.suspended`, `.canceling`, `.completed`.
+    public typealias State = URLSessionTask.State
+
+    struct Status: Sendable {
+        var state: State = .suspended
+        var response: URLResponse?
+        var error: (any Error)?
+        var received: Int64 = 0
+        var expected: Int64 = -1
+        var clientExpects: Int64 = -1
+        var taskDescription: String?
+        var suspendCount = 1
+        var started = false
+        /// The body's reader, waiting for ``resume()`` while the task is suspended.
+        var parked: CheckedContinuation<Void, Never>?
+    }
+
+    /// Identifies the task within its session.
+    public let taskIdentifier: Int
+    /// The request the task was made with.
+    public let originalRequest: URLRequest?
+    /// The task's progress: `totalUnitCount` is the body's announced size, `completedUnitCount` the bytes so far.
+    public let progress: Progress
+
+    let status: Mutex<Status>
+    /// Set when a completion handler replaces the delegate's calls.
+    let completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
+    private let taskDelegate: DelegateBox?
+    private let send: @Sendable (SessionCommand) -> Void
+
+    init(
+        identifier: Int, request: URLRequest, completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?,
+        delegate: (any ResumableURLSessionDelegate)? = nil, send: @escaping @Sendable (SessionCommand) -> Void
+    ) {
+        taskIdentifier = identifier
+        originalRequest = request
+        status = Mutex(Status())
+        self.completion = completion
+        taskDelegate = delegate.map(DelegateBox.init)
+        self.send = send
+        progress = Progress(totalUnitCount: -1)
+    }
+
+    /// The request being made: the original one (redirects are followed inside the session).
+    public var currentRequest: URLRequest? { originalRequest }
+    /// The response head, once it arrived.
+    public var response: URLResponse? { status.withLock { $0.response } }
+    /// Why the task ended, if it failed or was cancelled.
+    public var error: (any Error)? { status.withLock { $0.error } }
+    /// Where the task is in its life.
+    public var state: State { status.withLock { $0.state } }
+    /// Body bytes received so far.
+    public var countOfBytesReceived: Int64 { status.withLock { $0.received } }
+    /// The body's announced size (`Content-Length`), or -1.
+    public var countOfBytesExpectedToReceive: Int64 { status.withLock { $0.expected } }
+    /// The size the app expects (-1 by default): kept for the app to read back.
+    public var countOfBytesClientExpectsToReceive: Int64 {
+        get { status.withLock { $0.clientExpects } }
+        set { status.withLock { $0.clientExpects = newValue } }
+    }
+    /// A label of the app's.
+    public var taskDescription: String? {
+        get { status.withLock { $0.taskDescription } }
+        set { status.withLock { $0.taskDescription = newValue } }
+    }
+    /// The task's own delegate (from ``ResumableURLSession/data(for:delegate:)``); `nil` for most tasks.
+    public var delegate: (any ResumableURLSessionDelegate)? { taskDelegate?.delegate }
+
+    /// Starts the task, or lets its body flow again after ``suspend()`` (suspensions nest, as
+    /// corelibs counts them). Does nothing once it is cancelled or completed.
+    public func resume() {
+        let (starts, parked) = status.withLock { status -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard status.state == .suspended, status.suspendCount > 0 else { return (false, nil) }
+            status.suspendCount -= 1
+            guard status.suspendCount == 0 else { return (false, nil) }
+            status.state = .running
+            defer { (status.parked, status.started) = (nil, true) }
+            return (!status.started, status.parked)
+        }
+        parked?.resume()
+        if starts { send(.startData(self)) }
+    }
+
+    /// Stops reading the body (the server is held back, not dropped) until ``resume()``.
+    public func suspend() {
+        status.withLock { status in
+            guard status.state == .running || status.state == .suspended else { return }
+            status.suspendCount += 1
+            if status.state == .running { status.state = .suspended }
+        }
+    }
+
+    /// Cancels the task: it completes with `URLError.cancelled`.
+    public func cancel() {
+        let parked = status.withLock { status -> CheckedContinuation<Void, Never>?? in
+            guard status.state == .running || status.state == .suspended else { return nil }
+            status.state = .canceling
+            defer { status.parked = nil }
+            return .some(status.parked)
+        }
+        guard let parked else { return }
+        parked?.resume()
+        send(.cancelData(self))
+    }
+
+    /// Waits while the task is suspended (the body's reader, between pieces).
+    func waitWhileSuspended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = status.withLock { status -> Bool in
+                guard status.state == .suspended else { return false }
+                status.parked = continuation
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    public var description: String {
+        "ResumableDataTask \(taskIdentifier) (\(originalRequest?.url?.absoluteString ?? "no URL"), \(state))"
+    }
+}

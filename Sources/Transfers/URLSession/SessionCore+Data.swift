@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension SessionCore {
+    /// Starts a data task's request on its own Swift task (the body is read there, not on the core).
+    func startData(_ task: ResumableDataTask) {
+        let number = task.taskIdentifier
+        guard dataTasks[number] != nil, dataRuns[number] == nil else { return }
+        guard let engine else {
+            let error = openFailure ?? URLError.make(.cancelled, "the session is not open", url: task.originalRequest?.url)
+            return endData(task, data: nil, error: error)
+        }
+        guard let request = task.originalRequest, let url = request.url else {
+            return endData(task, data: nil, error: URLError.make(.badURL, "the request has no URL", url: nil))
+        }
+        let headers = (configuration.httpAdditionalHeaders ?? [:]).merging(request.allHTTPHeaderFields ?? [:]) { $1 }
+        let timeout = Duration.milliseconds(Int64(max(0.001, min(configuration.timeoutIntervalForRequest, 1e9)) * 1000))
+        let reading = DataReading(task: task, session: session, line: line, box: delegateBox)
+        dataRuns[number] = Task {
+            let (data, error) = await reading.run(
+                engine: engine, url: url, method: request.httpMethod ?? "GET", headers: headers, body: request.httpBody,
+                timeout: timeout)
+            self.endData(task, data: data, error: error)
+        }
+    }
+
+    /// Cancels a data task's request; its reader ends it with `URLError.cancelled`.
+    func cancelData(_ task: ResumableDataTask) {
+        if let run = dataRuns[task.taskIdentifier] {
+            run.cancel()
+        } else {
+            endData(task, data: nil, error: URLError.make(.cancelled, "cancelled", url: task.originalRequest?.url))
+        }
+    }
+
+    /// Ends a data task: its completion handler, or the delegate's completion call, after every
+    /// call delivered for it before.
+    func endData(_ task: ResumableDataTask, data: Data?, error: URLError?) {
+        guard dataTasks.removeValue(forKey: task.taskIdentifier) != nil else { return }
+        dataRuns[task.taskIdentifier] = nil
+        let response = task.status.withLock { status -> URLResponse? in
+            status.state = .completed
+            status.error = error
+            return status.response
+        }
+        deliverToSession { delegate, session in
+            if let handler = task.completion {
+                handler(error == nil ? data ?? Data() : nil, response, error)
+            } else {
+                ((task.delegate ?? delegate) as? any ResumableDataDelegate)?.urlSession(
+                    session, task: task, didCompleteWithError: error)
+            }
+        }
+        if invalidating { Task { await self.finalizeIfDone() } }
+    }
+}
+
+/// The reading of one data task's response: the head, the delegate's word on it, then the body
+/// piece by piece, each delegate call in the session's delivery line.
+struct DataReading: Sendable {
+    let task: ResumableDataTask
+    let session: ResumableURLSession?
+    let line: DeliveryLine
+    let box: DelegateBox
+
+    /// The task's data delegate, unless a completion handler takes its calls.
+    private var delegate: (any ResumableDataDelegate)? {
+        task.completion == nil ? (task.delegate ?? box.delegate) as? any ResumableDataDelegate : nil
+    }
+
+    /// The body (collected when a completion handler wants it) and the error the task ends with.
+    @concurrent
+    func run(
+        engine: TransferSession, url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+    ) async -> (Data?, URLError?) {
+        do {
+            let (head, stream) = try await engine.dataRequest(
+                url: url, method: method, headers: headers, body: body, timeout: timeout)
+            var fields: [String: String] = [:]
+            for (name, value) in head.headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
+            let response = HTTPURLResponse(url: url, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: fields)
+            let expected = fields.first { $0.key.lowercased() == "content-length" }.flatMap { Int64($0.value) } ?? -1
+            task.status.withLock { ($0.response, $0.expected) = (response, expected) }
+            task.progress.totalUnitCount = expected
+            if let response, let disposition = await disposition(for: response), disposition != .allow {
+                guard disposition == .cancel else {
+                    return (nil, URLError.make(.unsupportedURL, "only .allow and .cancel are offered as dispositions", url: url))
+                }
+                return (nil, URLError.make(.cancelled, "cancelled by the delegate's response disposition", url: url))
+            }
+            var collected = Data()
+            for try await piece in stream {
+                await task.waitWhileSuspended()
+                try Task.checkCancellation()
+                let count = task.status.withLock { status -> Int64 in
+                    status.received += Int64(piece.count)
+                    return status.received
+                }
+                task.progress.completedUnitCount = count
+                if task.completion != nil {
+                    collected.append(piece)
+                } else if let session {
+                    let box = box
+                    line.add {
+                        ((task.delegate ?? box.delegate) as? any ResumableDataDelegate)?.urlSession(
+                            session, dataTask: task, didReceive: piece)
+                    }
+                }
+            }
+            return (collected, nil)
+        } catch let error as TransferError {
+            return (nil, URLError.download(error, url: url))
+        } catch {
+            return (nil, URLError.make(.cancelled, "cancelled", url: url))
+        }
+    }
+
+    /// What the delegate says of the response (`nil`: no delegate asked, the body is read).
+    private func disposition(for response: URLResponse) async -> URLSession.ResponseDisposition? {
+        guard delegate != nil, let session else { return nil }
+        let box = box
+        let task = task
+        return await withCheckedContinuation { (continuation: CheckedContinuation<URLSession.ResponseDisposition, Never>) in
+            let answered = Mutex(false)
+            line.add {
+                guard let delegate = (task.delegate ?? box.delegate) as? any ResumableDataDelegate else {
+                    return continuation.resume(returning: .allow)
+                }
+                delegate.urlSession(session, dataTask: task, didReceive: response) { disposition in
+                    // Answered once; a second answer is ignored.
+                    guard
+                        answered.withLock({ answered in
+                            defer { answered = true }
+                            return !answered
+                        })
+                    else { return }
+                    continuation.resume(returning: disposition)
+                }
+            }
+        }
+    }
+}
