@@ -11,7 +11,7 @@ struct DownloadServiceExample: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download-service",
         abstract: "Download song previews with ResumableURLSession, the way Apple's tutorial does.",
-        subcommands: [Fetch.self, Pause.self, Resume.self, Recover.self])
+        subcommands: [Search.self, Fetch.self, Pause.self, Resume.self, Recover.self])
 }
 
 /// Options every command shares.
@@ -68,6 +68,33 @@ final class Countdown: @unchecked Sendable {
 }
 
 extension DownloadServiceExample {
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search the catalog with the tutorial's QueryService (one data task); a line a track.")
+
+        @Option(help: "The catalog's base URL (its /search is asked).") var catalog = "https://itunes.apple.com"
+        @Argument(help: "What to search for.") var term: String
+
+        func run() throws {
+            guard let base = URL(string: catalog) else { throw ValidationError("not a URL: \(catalog)") }
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var failure = ""
+            // Held until the answer came, as the tutorial's view controller holds its QueryService.
+            let queryService = QueryService(searchURL: base.appendingPathComponent("search"))
+            queryService.getSearchResults(searchTerm: term) { tracks, errors in
+                for track in tracks ?? [] { say("track \(track.artist) — \(track.name) \(track.previewURL.absoluteString)") }
+                failure = tracks == nil ? errors : ""
+                done.signal()
+            }
+            done.wait()
+            withExtendedLifetime(queryService) {}
+            if !failure.isEmpty {
+                FileHandle.standardError.write(Data(("download-service: " + failure).utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Download previews and move them into the folder.")
 

@@ -30,6 +30,37 @@ struct DownloadServiceExampleTests {
         }
     }
 
+    @Test("the tutorial's QueryService: one data task, its JSON read into tracks, each with its preview URL")
+    func search() async throws {
+        try await withDemoCatalog { catalog, base in
+            try await withTemporaryDirectory { folder in
+                let result = try await start(["search", "--catalog", base.absoluteString, "love"], state: folder).wait()
+                #expect(result.status == 0, "\(result.stderr)")
+                let expected = catalog.tracks.filter { "\($0.name) \($0.artist) \($0.album)".lowercased().contains("love") }
+                let lines = result.stdout.split(separator: "\n").map(String.init)
+                #expect(lines == expected.map { "track \($0.artist) — \($0.name) \(base)/previews/\($0.id).wav" })
+                try await withRefusingPort { refused in
+                    let failed = try await start(["search", "--catalog", refused.absoluteString, "love"], state: folder).wait()
+                    #expect(
+                        failed.status == 1 && failed.stderr.hasPrefix("download-service: DataTask error: "), "\(failed.stderr)")
+                }
+            }
+        }
+    }
+
+    @Test("a preview the server does not have: didCompleteWithError tells the service (the tutorial's own code never listens)")
+    func missingPreview() async throws {
+        try await withDemoCatalog { _, base in
+            try await withTemporaryDirectory { folder in
+                let result = try await start(
+                    ["fetch", "--to", folder.appendingPathComponent("Music").path, "\(base)/previews/9999.wav"], state: folder
+                ).wait()
+                #expect(result.status == 0)
+                #expect(result.stdout.hasPrefix("failed 9999.wav - the server answered HTTP 404"), "\(result.stdout)")
+            }
+        }
+    }
+
     @Test("three previews downloaded by a process whose main thread waits on a semaphore; progress ends at size/size")
     func fetch() async throws {
         try await withDemoCatalog { catalog, base in
