@@ -36,7 +36,7 @@ public struct ProxySettings: Sendable, Hashable {
 
     /// The settings of an explicit `--proxy` (empty: none at all), else of the environment.
     ///
-    /// - Throws: ``ProxySettingsError`` naming the setting whose value is not a proxy URL.
+    /// - Throws: `ProxySettingsError` naming the setting whose value is not a proxy URL.
     public static func resolve(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ProxySettingsError) -> ProxySettings {

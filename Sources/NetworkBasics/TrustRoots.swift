@@ -15,7 +15,7 @@ public struct TrustRoots: Sendable, Hashable {
 
     /// The system's authorities and those in `files`.
     ///
-    /// - Throws: ``TrustRootsError`` naming a file that cannot be read or holds no PEM certificate.
+    /// - Throws: `TrustRootsError` naming a file that cannot be read or holds no PEM certificate.
     public init(adding files: [String]) throws(TrustRootsError) {
         for file in files {
             guard FileManager.default.isReadableFile(atPath: file) else {

@@ -43,7 +43,7 @@ public actor TransferSession {
     var waiters: [TransferID: [CheckedContinuation<TransferSnapshot, Never>]] = [:]
     var isClosed = false
     /// Transfers forgotten whose journal rows are not deleted yet: the deletes go with the next
-    /// journal write, in its commit (see ``forget(_:)``).
+    /// journal write, in its commit (see `forget(_:)`).
     var forgotten: [TransferID] = []
     /// Transfers completed in memory whose completion is not journaled (nor reported) yet: they
     /// are journaled together, in one commit (see ``journalCompletions()``).

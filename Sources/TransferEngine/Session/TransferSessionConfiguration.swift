@@ -38,7 +38,7 @@ public struct TransferSessionConfiguration: Sendable {
     /// session (a `list` or `pause` command) opens it with `false`, so nothing downloads meanwhile.
     public var startsTransfers: Bool
     /// Whether a completed transfer leaves the session (and its journal) as it completes, in the
-    /// same journal write, instead of staying listed until ``TransferSession/forget(_:)``. For a
+    /// same journal write, instead of staying listed until `TransferSession.forget(_:)`. For a
     /// caller that takes each file as it is reported and needs no history (ResumableURLSession's
     /// default sessions).
     public var forgetsCompletedTransfers: Bool

@@ -38,8 +38,10 @@ extension ResumableURLSession {
 
     /// Asks for `url` and returns the body and the response.
     ///
-    /// - Parameter delegate: Told of this task's response and completion (not of its data, which
-    ///   is returned), as Foundation's task delegate is.
+    /// - Parameters:
+    ///   - url: What to ask for (GET).
+    ///   - delegate: Told of this task's response and completion (not of its data, which is
+    ///     returned), as Foundation's task delegate is.
     /// - Throws: `URLError` (`.cancelled` when the calling Swift task is cancelled).
     public func data(from url: URL, delegate: (any ResumableURLSessionDelegate)? = nil) async throws -> (Data, URLResponse) {
         try await data(for: URLRequest(url: url), delegate: delegate)

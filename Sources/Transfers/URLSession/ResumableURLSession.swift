@@ -9,9 +9,8 @@ import Synchronization
 /// data that works (validated byte ranges, in another process, after a reboot) and background
 /// sessions whose downloads survive the process (a crash-safe journal).
 ///
-/// Download code written for Apple's `URLSession` ports by renaming four types
-/// (`URLSession`, `URLSessionConfiguration`, `URLSessionDownloadTask`, `URLSessionDownloadDelegate`);
-/// it runs over the same engine as ``TransferSession``.
+/// Code written for Apple's `URLSession` — downloads and data tasks — ports by renaming its types
+/// (see <doc:PortingURLSessionDownloadCode>); it runs over the same engine as ``TransferSession``.
 ///
 /// ```swift
 /// let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "com.example.songs")
