@@ -128,6 +128,8 @@ let package = Package(
             path: "Benchmarks/Sources/transfer-bench"
         ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Benchmarks/Sources/urlsession-bench"),
+        // A data task of the catalog's search answer: Foundation's URLSession against ResumableURLSession.
+        .executableTarget(name: "data-bench", dependencies: ["Transfers"], path: "Benchmarks/Sources/data-bench"),
         // Issue 10's measures: the time to tag a preview, and what tags and artwork cost a batch of downloads.
         .executableTarget(
             name: "tag-bench",

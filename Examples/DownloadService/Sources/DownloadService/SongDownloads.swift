@@ -13,6 +13,8 @@ public final class SongDownloads: NSObject, ResumableDownloadDelegate, @unchecke
         /// The task is over, successfully (after `saved`): the session is done with its files.
         case finished(URL)
         case failed(URL, reason: String, resumeData: Data?)
+        /// The download was cancelled (not paused): the service has let it go.
+        case cancelled(URL)
         case backgroundEventsDelivered
         case invalid(reason: String)
     }
@@ -75,7 +77,11 @@ public final class SongDownloads: NSObject, ResumableDownloadDelegate, @unchecke
         guard let url = task.originalRequest?.url else { return }
         guard let error else { return report(.finished(url)) }
         let urlError = error as? URLError
-        if urlError?.code == .cancelled { return }  // a pause or a cancel: the service knows
+        if urlError?.code == .cancelled {
+            // A pause keeps the download in the service; a cancel has let it go.
+            if service.download(for: url) == nil { report(.cancelled(url)) }
+            return
+        }
         report(.failed(url, reason: error.localizedDescription, resumeData: urlError?.downloadTaskResumeData))
     }
 

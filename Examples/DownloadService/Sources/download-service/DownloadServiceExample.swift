@@ -45,6 +45,7 @@ func describe(_ report: SongDownloads.Report) -> String {
     case .saved(let url, let file): "saved \(url.lastPathComponent) \(file.path)"
     case .finished(let url): "finished \(url.lastPathComponent)"
     case .failed(let url, let reason, let data): "failed \(url.lastPathComponent) \(data == nil ? "-" : "resumable") \(reason)"
+    case .cancelled(let url): "cancelled \(url.lastPathComponent)"
     case .backgroundEventsDelivered: "background-events-delivered"
     case .invalid(let reason): "invalid \(reason)"
     }
@@ -99,6 +100,10 @@ extension DownloadServiceExample {
         static let configuration = CommandConfiguration(abstract: "Download previews and move them into the folder.")
 
         @OptionGroup var options: SessionOptions
+        @Option(
+            name: .customLong("cancel-at"), help: "Cancel each download once this many bytes are on disk (the tutorial's Cancel)."
+        )
+        var cancelAt: Int64?
         @Argument(help: "Preview URLs.") var urls: [String]
 
         func run() throws {
@@ -107,10 +112,14 @@ extension DownloadServiceExample {
                 return Track(name: url.deletingPathExtension().lastPathComponent, artist: "Unknown", previewURL: url)
             }
             let countdown = Countdown(tracks.count)
-            let (service, _) = options.makeService { report in
+            let service = DownloadService()
+            let cancelAt = cancelAt
+            _ = options.makeService(service) { report in
                 say(describe(report))
                 switch report {
-                case .finished, .failed, .invalid: countdown.tick()
+                case .finished, .failed, .invalid, .cancelled: countdown.tick()
+                case .progress(let url, let written, _) where cancelAt.map({ written >= $0 }) == true:
+                    if let track = tracks.first(where: { $0.previewURL == url }) { service.cancelDownload(track) }
                 default: break
                 }
             }

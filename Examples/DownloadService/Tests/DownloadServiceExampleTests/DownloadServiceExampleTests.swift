@@ -61,6 +61,25 @@ struct DownloadServiceExampleTests {
         }
     }
 
+    @Test("the tutorial's Cancel: the download ends as cancelled, no file kept, nothing left in the session's folder")
+    func cancel() async throws {
+        try await withDemoCatalog { catalog, base in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1006)
+            try await withTemporaryDirectory { folder in
+                let music = folder.appendingPathComponent("Music")
+                let result = try await start(
+                    ["fetch", "--cancel-at", "100000", "--to", music.path, "\(base)/previews/1006.wav"], state: folder
+                ).wait()
+                #expect(result.status == 0, "\(result.stderr)")
+                let lines = result.stdout.split(separator: "\n")
+                #expect(lines.last == "cancelled 1006.wav", "\(result.stdout)")
+                #expect(!lines.contains { $0.hasPrefix("saved") })
+                #expect(filesIn(music).isEmpty)
+                #expect(filesIn(folder.appendingPathComponent("resumable-urlsession/default/downloads")).isEmpty)
+            }
+        }
+    }
+
     @Test("three previews downloaded by a process whose main thread waits on a semaphore; progress ends at size/size")
     func fetch() async throws {
         try await withDemoCatalog { catalog, base in
