@@ -15,8 +15,14 @@ final class DataRecorder: ResumableDataDelegate, @unchecked Sendable {
         case completed(task: Int, error: (any Error)?)
     }
 
-    private let state = Mutex<(calls: [Call], inside: Int, overlapped: Bool)>(([], 0, false))
-    private let done = Mutex<[Int: CheckedContinuation<(any Error)?, Never>]>([:])
+    private struct State {
+        var calls: [Call] = []
+        var inside = 0
+        var overlapped = false
+        /// Waiters for a task's completion, by task: registered and resumed under the same lock.
+        var waiters: [Int: CheckedContinuation<(any Error)?, Never>] = [:]
+    }
+    private let state = Mutex(State())
     let disposition: URLSession.ResponseDisposition
     let onData: @Sendable (ResumableDataTask) -> Void
 
@@ -51,10 +57,10 @@ final class DataRecorder: ResumableDataDelegate, @unchecked Sendable {
             let id = task.taskIdentifier
             let finished = state.withLock { state -> (any Error)?? in
                 for case .completed(id, let error) in state.calls { return .some(error) }
+                state.waiters[id] = continuation
                 return nil
             }
-            if let finished { return continuation.resume(returning: finished) }
-            done.withLock { $0[id] = continuation }
+            if let finished { continuation.resume(returning: finished) }
         }
     }
 
@@ -72,7 +78,8 @@ final class DataRecorder: ResumableDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?) {
-        record(.completed(task: task.taskIdentifier, error: error))
-        done.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.resume(returning: error)
+        let call = Call.completed(task: task.taskIdentifier, error: error)
+        record(call)
+        state.withLock { $0.waiters.removeValue(forKey: task.taskIdentifier) }?.resume(returning: error)
     }
 }

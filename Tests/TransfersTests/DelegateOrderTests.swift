@@ -15,8 +15,14 @@ import Transfers
 struct DelegateOrderTests {
     /// Records each task's calls in order and whether any two calls ever ran at once.
     final class SlowRecorder: ResumableDownloadDelegate, @unchecked Sendable {
-        private let state = Mutex<(inside: Int, overlaps: Int, calls: [Int: [String]], done: Int)>((0, 0, [:], 0))
-        private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        private struct State {
+            var inside = 0
+            var overlaps = 0
+            var calls: [Int: [String]] = [:]
+            var done = 0
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+        private let state = Mutex(State())
         let expected: Int
 
         init(expected: Int) { self.expected = expected }
@@ -31,18 +37,25 @@ struct DelegateOrderTests {
                 state.calls[task, default: []].append(name)
             }
             if pause > .zero { Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18) }
-            let all = state.withLock { state -> Bool in
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 state.inside -= 1
                 if name == "completed" { state.done += 1 }
-                return state.done == expected && name == "completed"
+                guard state.done == expected else { return nil }
+                defer { state.waiter = nil }
+                return state.waiter
             }
-            if all { finished.withLock { $0 }?.resume() }
+            waiter?.resume()
         }
 
+        /// Returns once every task completed (the check and the wait under one lock: no lost wake-up).
         func allDone() async {
             await withCheckedContinuation { continuation in
-                let now = state.withLock { $0.done == expected }
-                if now { continuation.resume() } else { finished.withLock { $0 = continuation } }
+                let now = state.withLock { state -> Bool in
+                    if state.done == expected { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
             }
         }
 
