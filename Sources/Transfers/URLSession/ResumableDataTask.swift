@@ -15,7 +15,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     /// Foundation's task states: `.running`, `.suspended`, `.canceling`, `.completed`.
     public typealias State = URLSessionTask.State
 
-    struct Status: Sendable {
+    struct Status: Sendable, CountsSuspensions {
         var state: State = .suspended
         var response: URLResponse?
         var error: (any Error)?
@@ -84,10 +84,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     /// corelibs counts them). Does nothing once it is cancelled or completed.
     public func resume() {
         let (starts, parked) = status.withLock { status -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard status.state == .suspended, status.suspendCount > 0 else { return (false, nil) }
-            status.suspendCount -= 1
-            guard status.suspendCount == 0 else { return (false, nil) }
-            status.state = .running
+            guard status.countResume() else { return (false, nil) }
             defer { (status.parked, status.started) = (nil, true) }
             return (!status.started, status.parked)
         }
@@ -97,11 +94,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
 
     /// Stops reading the body (the server is held back, not dropped) until ``resume()``.
     public func suspend() {
-        status.withLock { status in
-            guard status.state == .running || status.state == .suspended else { return }
-            status.suspendCount += 1
-            if status.state == .running { status.state = .suspended }
-        }
+        _ = status.withLock { $0.countSuspend() }
     }
 
     /// Cancels the task: it completes with `URLError.cancelled`.
@@ -115,6 +108,12 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
         guard let parked else { return }
         parked?.resume()
         send(.cancelData(self))
+    }
+
+    /// Whom the task's data calls go to: its own delegate, else the session's, when it is a
+    /// ``ResumableDataDelegate``.
+    func dataDelegate(or sessionDelegate: (any ResumableURLSessionDelegate)?) -> (any ResumableDataDelegate)? {
+        (delegate ?? sessionDelegate) as? any ResumableDataDelegate
     }
 
     /// Waits while the task is suspended (the body's reader, between pieces).

@@ -20,7 +20,7 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     }
 
     /// What the task shows, changed by its session.
-    struct Status: Sendable {
+    struct Status: Sendable, CountsSuspensions {
         var state: State = .suspended
         var response: URLResponse?
         var error: (any Error)?
@@ -97,27 +97,13 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     /// them: a task suspended twice runs again at the second `resume()`. Does nothing once it is
     /// cancelled or completed.
     public func resume() {
-        let runs = status.withLock { status -> Bool in
-            guard status.state == .suspended, status.suspendCount > 0 else { return false }
-            status.suspendCount -= 1
-            guard status.suspendCount == 0 else { return false }
-            status.state = .running
-            return true
-        }
-        if runs { send(.resume(self)) }
+        if status.withLock({ $0.countResume() }) { send(.resume(self)) }
     }
 
     /// Pauses the task, keeping its bytes (and its resource timeout, which waits meanwhile);
     /// ``resume()`` continues with a range request.
     public func suspend() {
-        let stops = status.withLock { status -> Bool in
-            guard status.state == .running || status.state == .suspended else { return false }
-            status.suspendCount += 1
-            guard status.state == .running else { return false }
-            status.state = .suspended
-            return true
-        }
-        if stops { send(.suspend(self)) }
+        if status.withLock({ $0.countSuspend() }) { send(.suspend(self)) }
     }
 
     /// Cancels the task and deletes its bytes; it completes with `URLError.cancelled`.

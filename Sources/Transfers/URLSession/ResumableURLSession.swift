@@ -212,7 +212,7 @@ public final class ResumableURLSession: Sendable {
                 .deliver { [weak self] in
                     if let completion { return completion(nil, nil, refusal) }
                     guard let self else { return }
-                    ((task.delegate ?? box.delegate) as? any ResumableDataDelegate)?.urlSession(
+                    task.dataDelegate(or: box.delegate)?.urlSession(
                         self, task: task, didCompleteWithError: refusal)
                 })
         } else {

@@ -51,7 +51,7 @@ extension SessionCore {
             if let handler = task.completion {
                 handler(error == nil ? data ?? Data() : nil, response, error)
             } else {
-                ((task.delegate ?? delegate) as? any ResumableDataDelegate)?.urlSession(
+                task.dataDelegate(or: delegate)?.urlSession(
                     session, task: task, didCompleteWithError: error)
             }
         }
@@ -69,7 +69,7 @@ struct DataReading: Sendable {
 
     /// The task's data delegate, unless a completion handler takes its calls.
     private var delegate: (any ResumableDataDelegate)? {
-        task.completion == nil ? (task.delegate ?? box.delegate) as? any ResumableDataDelegate : nil
+        task.completion == nil ? task.dataDelegate(or: box.delegate) : nil
     }
 
     /// The body (collected when a completion handler wants it) and the error the task ends with.
@@ -106,7 +106,7 @@ struct DataReading: Sendable {
                 } else if let session {
                     let box = box
                     line.add {
-                        ((task.delegate ?? box.delegate) as? any ResumableDataDelegate)?.urlSession(
+                        task.dataDelegate(or: box.delegate)?.urlSession(
                             session, dataTask: task, didReceive: piece)
                     }
                 }
@@ -127,7 +127,7 @@ struct DataReading: Sendable {
         return await withCheckedContinuation { (continuation: CheckedContinuation<URLSession.ResponseDisposition, Never>) in
             let answered = Mutex(false)
             line.add {
-                guard let delegate = (task.delegate ?? box.delegate) as? any ResumableDataDelegate else {
+                guard let delegate = task.dataDelegate(or: box.delegate) else {
                     return continuation.resume(returning: .allow)
                 }
                 delegate.urlSession(session, dataTask: task, didReceive: response) { disposition in
