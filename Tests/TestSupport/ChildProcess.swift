@@ -64,6 +64,9 @@ public final class ChildProcess: Sendable {
                     shared.output.withLock { if isStdout { $0.stdout.append(chunk) } else { $0.stderr.append(chunk) } }
                     shared.wakeWaiters()
                 }
+                // Foundation's Process keeps its pipes alive after the child ends (it is never
+                // released on Linux): without this close, every run leaks the read end.
+                try? handle.close()
                 reads.leave()
             }
         }

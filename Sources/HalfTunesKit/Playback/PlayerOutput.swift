@@ -34,6 +34,7 @@ final class PlayerOutput: Sendable {
                     if data.count > 64 << 10 { data.removeFirst(data.count - (64 << 10)) }
                 }
             }
+            try? handle.close()  // Foundation's Process never releases its pipes: close ours
             end.finish()
         }
     }
