@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// A preview URL gone stale between runs (a CDN's signed URL expired: 404 now): the track is
-/// looked up again by id and downloaded from the catalog's fresh URL, once.
+/// looked up again by id and the download goes on from the catalog's fresh URL, once, with the
+/// bytes it had when that server vouches for them.
 @Suite("Stale preview URLs", .timeLimit(.minutes(1)))
 struct StalePreviewTests {
     /// Starts downloading `id` slowly, kills the command mid-way, and makes the URL it journaled stale.
@@ -19,7 +20,7 @@ struct StalePreviewTests {
         catalog.expirePreviewURL(of: id)
     }
 
-    @Test("the next run meets a 404 for the journaled URL, looks the track up again and downloads it whole from the new one")
+    @Test("the next run meets a 404 for the journaled URL, looks the track up again and fetches only the rest from the new one")
     func refreshed() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
@@ -32,9 +33,29 @@ struct StalePreviewTests {
                 let file = try #require(filesIn(home.appendingPathComponent("library")).first { !$0.hasSuffix(".part") })
                 let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
                 #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
-                let statuses = catalog.previewRequests.filter { $0.trackId == 1003 }.map(\.status)
-                #expect(statuses == [200, 404, 200], "\(statuses)")
+                let requests = catalog.previewRequests.filter { $0.trackId == 1003 }
+                #expect(requests.map(\.status) == [200, 404, 206], "\(requests)")
+                #expect(requests.last?.ifRange == catalog.preview(for: 1003)?.etag, "\(requests)")
                 #expect(catalog.lookupRequests.suffix(1) == [[1003]], "looked up again by id")
+                let size = try #require(catalog.preview(for: 1003)).data.count
+                #expect(catalog.bytesSent(for: 1003) < size + 100_000, "the bytes kept were not fetched again")
+            }
+        }
+    }
+
+    @Test("a fresh URL whose file changed meanwhile: the new version is downloaded whole")
+    func refreshedChanged() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                try await interruptedDownload(1003, catalog: catalog, home: home, url: url)
+                catalog.changeContent(of: 1003)
+                catalog.setFaults(PreviewFaults(), for: 1003)
+                let again = try await runHalftunes(["download", "1003", "--json"], home: home, catalog: url)
+                #expect(again.status == 0, "\(again.stderr)")
+                let file = try #require(filesIn(home.appendingPathComponent("library")).first { !$0.hasSuffix(".part") })
+                let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
+                #expect(catalog.previewRequests.filter { $0.trackId == 1003 }.map(\.status) == [200, 404, 200])
             }
         }
     }

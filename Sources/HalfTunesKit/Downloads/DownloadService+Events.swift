@@ -50,7 +50,6 @@ extension DownloadService {
         case .completed(_, let location):
             await file([(id, location)])
         case .failed(_, let error):
-            if await refreshes(track, transfer: id, after: error) { return }
             hub.emit(.failed(trackID: track.id, reason: failureReason(track, error)))
         case .retrying(_, let reason, let delay):
             hub.emit(.retrying(trackID: track.id, reason: reason, delay: delay))

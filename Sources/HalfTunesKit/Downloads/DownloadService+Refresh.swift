@@ -4,39 +4,34 @@ import TransferEngine
 
 extension DownloadService {
     /// Sets how a track is looked up again when its preview URL has gone stale (the CDN answers
-    /// 403, 404 or 410): the download starts once more with the catalog's fresh URL, once.
-    public func setRefresher(_ refresher: @escaping @Sendable (Int) async -> Track?) {
+    /// 403, 404 or 410): the download goes on from the catalog's fresh URL, once a run, keeping
+    /// the bytes on disk when that server confirms their version (`If-Range`).
+    public func setRefresher(_ refresher: @escaping @Sendable (Int) async -> Track?) async {
         self.refresher = refresher
+        await session.setFreshURLLookup { [weak self] transfer, stale, status in
+            await self?.freshURL(for: transfer, stale: stale, status: status)
+        }
     }
 
-    /// Starts `track` again with a fresh preview URL when `error` says its URL has gone stale, it
-    /// has not been refreshed yet, and the catalog now gives another URL.
-    ///
-    /// - Returns: Whether it started again (the failure is then not reported).
-    func refreshes(_ track: Track, transfer: TransferID, after error: TransferError) async -> Bool {
-        guard error.code == .httpStatus, let status = error.httpStatus, [403, 404, 410].contains(status),
-            let refresher, let stale = track.previewURL, staleURLs[track.id] == nil
-        else { return false }
+    /// The catalog's fresh preview URL for the track `transfer` downloads, whose URL `stale`
+    /// answered `status`; `nil` when the catalog gives no other. The track's journaled tag takes
+    /// the fresh track, so a later run starts from its URL.
+    func freshURL(for transfer: TransferID, stale: URL, status: Int) async -> URL? {
+        guard let refresher, let track = tracksByTransfer[transfer] else { return nil }
         staleURLs[track.id] = .some(nil)
         guard let fresh = await refresher(track.id), let url = fresh.previewURL, url != stale else {
             logger.info("stale preview URL, and no other", metadata: ["track": "\(track.id)", "url": "\(stale)"])
-            return false
+            return nil
         }
-        logger.info("stale preview URL: starting again with the catalog's new one", metadata: ["track": "\(track.id)"])
+        logger.info("stale preview URL: going on from the catalog's new one", metadata: ["track": "\(track.id)"])
         staleURLs[track.id] = stale
+        if tracksByTransfer[transfer] != nil { tracksByTransfer[transfer] = fresh }
+        try? await session.setTag(DownloadTag(track: fresh).encoded, for: transfer)
         hub.emit(.retrying(trackID: track.id, reason: "HTTP \(status) for the preview's URL; looked it up again", delay: .zero))
-        try? await session.forget(transfer)
-        transfersByTrack[track.id] = nil
-        tracksByTransfer[transfer] = nil
-        do {
-            try await begin([fresh])
-            return true
-        } catch {
-            return false
-        }
+        return url
     }
 
-    /// A failure's reason, naming the stale URL too when the download had started again with a fresh one.
+    /// A failure's reason, naming the stale URL too when the download had gone on from a fresh one.
     func failureReason(_ track: Track, _ error: TransferError) -> String {
         switch staleURLs[track.id] {
         case .none: return error.message

@@ -42,6 +42,9 @@ struct TransferReporter: Sendable {
     /// A response is over: its last news in one call (one trip to the session for every small
     /// file), including whether its file is now being finished.
     var ended: @Sendable (ResponseEnd) async -> Void
+    /// The URL answered 403, 404 or 410 (the status given): another URL of the same resource to
+    /// go on from (journaled by the session), or `nil` when there is none.
+    var freshURL: @Sendable (_ status: Int) async -> String? = { _ in nil }
 }
 
 /// A response's last news, in the order the session takes it in.
@@ -93,7 +96,11 @@ struct TransferRunner: Sendable {
     private static let silent = Logger(label: "halftunes.transfer.http", factory: { _ in SwiftLogNoOpLogHandler() })
 
     func run(_ job: TransferJob, report: TransferReporter) async -> RunOutcome {
+        var job = job
         var validator = job.validator
+        // A stale URL is looked up again once a run; the bytes on disk stay, and the new URL's
+        // server keeps them or not through If-Range, as for any resume.
+        var refreshed = false
         var failuresWithoutProgress = 0
         var restarts = 0
         // Progress means getting further than ever before: an attempt that re-receives bytes it
@@ -108,6 +115,14 @@ struct TransferRunner: Sendable {
             case .completed(let bytes):
                 return .completed(bytes: bytes)
             case .failed(let error):
+                if !refreshed, error.code == .httpStatus, let status = error.httpStatus, Self.staleStatuses.contains(status) {
+                    refreshed = true
+                    if let fresh = await report.freshURL(status) {
+                        logger.info("stale URL: going on from a fresh one", metadata: ["transfer": "\(job.id)"])
+                        job.url = fresh
+                        continue
+                    }
+                }
                 return .failed(error)
             case .stopped:
                 return .stopped
@@ -143,6 +158,9 @@ struct TransferRunner: Sendable {
             }
         }
     }
+
+    /// The statuses with which a CDN says a (signed, expiring) URL has gone stale.
+    static let staleStatuses: Set<Int> = [403, 404, 410]
 
     enum AttemptResult {
         case completed(Int64)

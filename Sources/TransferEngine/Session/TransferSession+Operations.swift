@@ -157,6 +157,15 @@ extension TransferSession {
         try journalSave([changed])
     }
 
+    /// Sets how a transfer goes on when its URL goes stale (a CDN's signed URL expired, answered
+    /// 403, 404 or 410): `lookup` is asked, once a run, for another URL of the same resource, and
+    /// the transfer goes on from it (journaled as its URL), its bytes on disk kept when that
+    /// server confirms their version through `If-Range`, downloaded whole otherwise. With no
+    /// lookup, or `nil` from it, the transfer fails with the status.
+    public func setFreshURLLookup(_ lookup: (@Sendable (TransferID, _ stale: URL, _ status: Int) async -> URL?)?) {
+        freshURLLookup = lookup
+    }
+
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
     public func cancel(_ id: TransferID) async throws(TransferError) {
         let record = try record(id)

@@ -36,7 +36,8 @@ extension TransferSession {
             checkpoint: { [weak self] checkpoint in await self?.didCheckpoint(id, checkpoint) },
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
             responded: { [weak self] response in await self?.didRespond(id, response) },
-            ended: { [weak self] end in await self?.didEnd(id, end) })
+            ended: { [weak self] end in await self?.didEnd(id, end) },
+            freshURL: { [weak self] status in await self?.freshURL(for: id, status: status) })
         let runner = runner
         // Not on the session: the run starts on a free thread at once, instead of waiting for the
         // session's turn only to leave it again.
@@ -110,6 +111,25 @@ extension TransferSession {
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
         guard records.contains(id) else { return }
         hub.emit(.responded(id, response))
+    }
+
+    /// Asks the session's lookup (``setFreshURLLookup(_:)``) for another URL of a transfer whose
+    /// URL answered `status`, and journals it as the transfer's URL.
+    private func freshURL(for id: TransferID, status: Int) async -> String? {
+        guard let lookup = freshURLLookup, let stale = records.read(id, { $0.url }).flatMap(URL.init(string:)) else {
+            return nil
+        }
+        guard let fresh = await lookup(id, stale, status), fresh != stale, (try? Self.validate(fresh)) != nil,
+            let record = records.update(id, { record in
+                record.url = fresh.absoluteString
+                return record
+            })
+        else { return nil }
+        do { try journalSave([record]) } catch {
+            logger.error("cannot journal a transfer's fresh URL", metadata: ["transfer": "\(id)", "error": "\(error)"])
+        }
+        if connectedHosts[id] != nil { connectedHosts[id] = record.host }
+        return record.url
     }
 
     private func willRetry(_ id: TransferID, reason: String, delay: Duration) {

@@ -52,6 +52,9 @@ public actor TransferSession {
     /// ``completionSpacing`` after it (see ``journalCompletionsSoon()``).
     var lastCompletionCommit: ContinuousClock.Instant?
 
+    /// Where a transfer whose URL went stale finds a fresh one (see ``setFreshURLLookup(_:)``).
+    var freshURLLookup: (@Sendable (TransferID, _ stale: URL, _ status: Int) async -> URL?)?
+
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }
 
