@@ -120,10 +120,12 @@ extension TransferSession {
             return nil
         }
         guard let fresh = await lookup(id, stale, status), fresh != stale, (try? Self.validate(fresh)) != nil,
-            let record = records.update(id, { record in
-                record.url = fresh.absoluteString
-                return record
-            })
+            let record = records.update(
+                id,
+                { record in
+                    record.url = fresh.absoluteString
+                    return record
+                })
         else { return nil }
         do { try journalSave([record]) } catch {
             logger.error("cannot journal a transfer's fresh URL", metadata: ["transfer": "\(id)", "error": "\(error)"])
