@@ -104,7 +104,8 @@ public struct TransferSessionConfiguration: Sendable {
     }
 
     /// The configuration of the engine's HTTP client: at most ``maxTransfersPerHost`` connections
-    /// to a host, no decompression, no retries of its own (the engine retries and resumes).
+    /// to a host, no decompression, no retries of its own (the engine retries and resumes), HTTP/2
+    /// windows granted in full at the start.
     func httpClientConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
@@ -114,6 +115,8 @@ public struct TransferSessionConfiguration: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maxTransfersPerHost, 1)
         configuration.tlsConfiguration = trustRoots.tlsConfiguration
+        // The windows AsyncHTTPClient grows each stream to, granted from the first byte.
+        configuration.grantsHTTP2Windows(of: 8 << 20)
         return configuration
     }
 }
