@@ -305,8 +305,10 @@ struct DownloadTests {
             }
             try await withTestServer(router) { url in
                 defer { release.open() }
-                // Long enough that a busy machine (the whole suite runs in parallel) never looks stalled.
-                let configuration = TransferSessionConfiguration(retryPolicy: quickRetries, stallTimeout: .seconds(2))
+                // Long enough, and retried often enough, that a busy machine (the whole suite runs in
+                // parallel, on two cores in CI) does not make the retries look stalled too.
+                let retries = RetryPolicy(maxAttemptsWithoutProgress: 8, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))
+                let configuration = TransferSessionConfiguration(retryPolicy: retries, stallTimeout: .seconds(4))
                 try await withSession(configuration, folder: folder) { session, _ in
                     let id = try await session.start(url: url.appendingPathComponent("stall"), destination: destination)
                     let done = try await session.wait(for: id)
