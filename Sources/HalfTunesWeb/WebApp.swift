@@ -32,7 +32,7 @@ public struct WebApp: Sendable {
         self.catalog = catalog
         self.token = token
         self.logger = logger
-        self.control = LocalDownloadControl(service: service, catalog: { catalog }, logger: logger)
+        self.control = LocalDownloadControl(service: service, catalog: { _ in catalog }, logger: logger)
         self.assets = try StaticAssets.load()
     }
 

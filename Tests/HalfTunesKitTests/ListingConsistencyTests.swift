@@ -19,7 +19,7 @@ struct ListingConsistencyTests {
                 let catalog = CatalogConfiguration(baseURL: url, callsPerMinute: nil)
                 let control = LocalDownloadControl(
                     home: HalfTunesHome(root: folder), configuration: TransferSessionConfiguration(), tagging: .off,
-                    catalog: { try ITunesCatalog(configuration: catalog, logger: quietLogger("c")) },
+                    catalog: { _ in try ITunesCatalog(configuration: catalog, logger: quietLogger("c")) },
                     logger: quietLogger("d"))
                 try await control.closing { control in
                     let ids = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1011, 1012, 1013, 1014]

@@ -307,7 +307,8 @@ struct DownloadTests {
                 defer { release.open() }
                 // Long enough, and retried often enough, that a busy machine (the whole suite runs in
                 // parallel, on two cores in CI) does not make the retries look stalled too.
-                let retries = RetryPolicy(maxAttemptsWithoutProgress: 8, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))
+                let retries = RetryPolicy(
+                    maxAttemptsWithoutProgress: 8, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))
                 let configuration = TransferSessionConfiguration(retryPolicy: retries, stallTimeout: .seconds(4))
                 try await withSession(configuration, folder: folder) { session, _ in
                     let id = try await session.start(url: url.appendingPathComponent("stall"), destination: destination)

@@ -55,6 +55,27 @@ struct ProxyCommandTests {
         }
     }
 
+    @Test("the catalog lookup and the preview it found share one connection: one CONNECT, one handshake")
+    func lookupSharesTheConnection() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let authority = try TestAuthority()
+        try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let environment = [
+                    "HALFTUNES_HOME": folder.appendingPathComponent("home").path, "HALFTUNES_CATALOG": url.absoluteString,
+                    "https_proxy": proxy.url, "HALFTUNES_NO_TAGS": "1",
+                    "HALFTUNES_CA_BUNDLE": try authority.writePEM(to: folder.appendingPathComponent("ca.pem")).path,
+                ]
+                let download = try await ChildProcess.run(
+                    try BuiltProducts.halftunes, ["download", "1001"], environment: environment)
+                #expect(download.status == 0, "\(download.stderr)")
+                #expect(catalog.previewRequests.count == 1)
+                #expect(proxy.log.all == ["CONNECT localhost:\(url.port!)"], "\(proxy.log.all)")
+            }
+        }
+    }
+
     @Test("a proxy URL that cannot be used: one line naming the setting, exit 2")
     func badProxy() async throws {
         try await withTemporaryDirectory { home in

@@ -1,5 +1,6 @@
 import ITunesSearch
 import Logging
+import NetworkBasics
 import TransferEngine
 
 extension LocalDownloadControl {
@@ -21,7 +22,11 @@ extension LocalDownloadControl {
         session.bandwidthLimit = bandwidthLimit
         return LocalDownloadControl(
             home: home, configuration: session, tagging: tagging,
-            catalog: { [catalog] in try ITunesCatalog(configuration: catalog, logger: Logger(label: "halftunes.catalog")) },
+            catalog: { [catalog] sharing in
+                try ITunesCatalog(
+                    configuration: catalog, httpClient: sharing?.client(for: catalog.baseURL),
+                    logger: Logger(label: "halftunes.catalog"))
+            },
             logger: Logger(label: "halftunes.downloads"))
     }
 }

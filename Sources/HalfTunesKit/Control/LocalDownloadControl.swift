@@ -1,6 +1,7 @@
 import Foundation
 import ITunesSearch
 import Logging
+import NetworkBasics
 import TransferEngine
 
 /// The ``DownloadControl`` of a process that runs its own downloads: `halftunes serve`, or a
@@ -9,15 +10,21 @@ import TransferEngine
 /// It opens the download service (and so takes the session's lock) only when an operation needs
 /// it: a search or `play` works beside another process that owns the session.
 public actor LocalDownloadControl: DownloadControl {
+    /// Makes the catalog client. It is given the open download service's HTTP clients (`nil` when
+    /// none is open) to share their connections; the client it makes goes when the service closes.
+    public typealias CatalogMaker = @Sendable (_ sharing: HTTPClientSet?) async throws -> ITunesCatalog
+
     public nonisolated let owner = DownloadOwner.thisProcess
     private let home: HalfTunesHome
     let configuration: TransferSessionConfiguration
     private let tagging: TaggingOptions
-    private let makeCatalog: @Sendable () async throws -> ITunesCatalog
+    private let makeCatalog: CatalogMaker
     private let logger: Logger
     let tracks = TrackDirectory()
     var service: DownloadService?
     private var catalog: ITunesCatalog?
+    /// Whether ``catalog`` was made on the open service's clients (and so goes with it).
+    private var catalogSharesService = false
     private var library: LibraryStore?
     let ownsService: Bool
 
@@ -30,7 +37,7 @@ public actor LocalDownloadControl: DownloadControl {
     ///   - catalog: Makes the catalog client, when a search or a lookup first needs it.
     public init(
         home: HalfTunesHome, configuration: TransferSessionConfiguration, tagging: TaggingOptions = TaggingOptions(),
-        catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger
+        catalog: @escaping CatalogMaker, logger: Logger
     ) {
         self.home = home
         self.configuration = configuration
@@ -41,7 +48,7 @@ public actor LocalDownloadControl: DownloadControl {
     }
 
     /// A control over a download service that is already open (the server's, which closes it).
-    public init(service: DownloadService, catalog: @escaping @Sendable () async throws -> ITunesCatalog, logger: Logger) {
+    public init(service: DownloadService, catalog: @escaping CatalogMaker, logger: Logger) {
         self.home = service.home
         self.configuration = TransferSessionConfiguration()
         self.tagging = TaggingOptions()
@@ -207,6 +214,7 @@ public actor LocalDownloadControl: DownloadControl {
     public func close() async {
         if ownsService { await service?.close() }
         service = nil
+        if catalogSharesService { (catalog, catalogSharesService) = (nil, false) }
     }
 
     // MARK: - Internals
@@ -234,10 +242,13 @@ public actor LocalDownloadControl: DownloadControl {
         try? await openCatalog().lookupAfresh(id: id)
     }
 
+    /// The catalog, made when first needed: on the open service's clients when there is one, so
+    /// a lookup and the downloads it starts share connections (one handshake for both when the
+    /// previews come from the catalog's host).
     func openCatalog() async throws -> ITunesCatalog {
         if let catalog { return catalog }
-        let made = try await makeCatalog()
-        catalog = made
+        let made = try await makeCatalog(service?.httpClients)
+        (catalog, catalogSharesService) = (made, service != nil)
         return made
     }
 

@@ -28,6 +28,9 @@ public actor TransferSession {
     let lock: SessionLock
     /// The HTTP clients the session's transfers connect through (one per proxy).
     let clients: HTTPClientSet
+    /// The session's HTTP clients, for other requests of the process to share its connections
+    /// (a catalog lookup whose previews come from the same host): valid until ``close()``.
+    public nonisolated var httpClients: HTTPClientSet { clients }
     let runner: TransferRunner
     let scheduler: Scheduler
     let hub = EventHub<TransferEvent>()
