@@ -145,4 +145,23 @@ struct WebAppTests {
             #expect(answer.status == 400)
         }
     }
+
+    @Test("a batch starts with one lookup and answers its downloads in the order asked; bad ids are 400, unknown 404")
+    func batch() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            let before = catalog.lookupRequests.count
+            let started = try await request(url, "/api/downloads?ids=1003,1001", method: .POST, headers: allowed(url, web))
+            #expect(started.status == 200)
+            let downloads = try #require(started.json?["downloads"] as? [[String: Any]])
+            #expect(downloads.map { $0["id"] as? Int } == [1003, 1001])
+            #expect(catalog.lookupRequests.count == before + 1)
+            for bad in ["", "1001,,1002", "x", "-4"] {
+                let answer = try await request(url, "/api/downloads?ids=\(bad)", method: .POST, headers: allowed(url, web))
+                #expect(answer.status == 400, "ids=\(bad)")
+            }
+            let unknown = try await request(url, "/api/downloads?ids=1002,99999", method: .POST, headers: allowed(url, web))
+            #expect(unknown.status == 404)
+            #expect(unknown.json?["trackIds"] as? [Int] == [99999])
+        }
+    }
 }

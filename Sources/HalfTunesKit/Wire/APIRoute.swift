@@ -14,6 +14,10 @@ public enum APIRoute: Sendable, Hashable {
     case events
     /// `POST /api/downloads/:id` → ``DownloadDocument``: starts (or resumes) a download.
     case start(Int)
+    /// `POST /api/downloads?ids=A,B,…` (up to ``maximumBatch``) → ``BatchDocument``: starts a
+    /// batch with one lookup, as `halftunes download` does; ids the catalog lacks fail it (404
+    /// naming them in `trackIds`), nothing started.
+    case startBatch([Int])
     /// `POST /api/downloads/:id/pause` → ``DownloadDocument``.
     case pause(Int)
     /// `POST /api/downloads/:id/resume` → ``DownloadDocument``.
@@ -32,15 +36,19 @@ public enum APIRoute: Sendable, Hashable {
     /// and the rest as they arrive).
     case file(Int)
 
+    /// The most ids one ``startBatch(_:)`` takes (a request line of some 2 KB).
+    public static let maximumBatch = 200
+
     /// The route's shape, for registering a handler.
     public enum Pattern: String, Sendable, CaseIterable {
-        case search, album, artist, listing, events, start, pause, resume, cancel, remove, retag, rate, setRate, file
+        case search, album, artist, listing, events, start, startBatch, pause, resume, cancel, remove, retag, rate, setRate
+        case file
 
         /// The HTTP method.
         public var method: String {
             switch self {
             case .search, .album, .artist, .listing, .events, .file, .rate: "GET"
-            case .start, .pause, .resume, .retag, .setRate: "POST"
+            case .start, .startBatch, .pause, .resume, .retag, .setRate: "POST"
             case .cancel, .remove: "DELETE"
             }
         }
@@ -51,7 +59,7 @@ public enum APIRoute: Sendable, Hashable {
             case .search: "/api/search"
             case .album: "/api/album/:id"
             case .artist: "/api/artist/:id"
-            case .listing: "/api/downloads"
+            case .listing, .startBatch: "/api/downloads"
             case .events: "/api/events"
             case .start, .cancel: "/api/downloads/:id"
             case .pause: "/api/downloads/:id/pause"
@@ -76,6 +84,7 @@ public enum APIRoute: Sendable, Hashable {
         case .listing: .listing
         case .events: .events
         case .start: .start
+        case .startBatch: .startBatch
         case .pause: .pause
         case .resume: .resume
         case .cancel: .cancel
@@ -109,6 +118,8 @@ public enum APIRoute: Sendable, Hashable {
             return pattern.path
         case .setRate(let rate):
             return pattern.path + "?bytesPerSecond=\(rate ?? 0)"
+        case .startBatch(let ids):
+            return pattern.path + "?ids=" + ids.map(String.init).joined(separator: ",")
         case .artist(let id, let limit):
             return pattern.path.replacingOccurrences(of: ":id", with: String(id)) + "?limit=\(limit)"
         case .album(let id), .start(let id), .pause(let id), .resume(let id), .cancel(let id), .remove(let id), .retag(let id),

@@ -207,3 +207,13 @@ public struct RateDocument: Codable, Sendable, Hashable {
     /// The document of a cap.
     public init(bytesPerSecond: Int?) { self.bytesPerSecond = bytesPerSecond }
 }
+
+/// The downloads a batch started (`POST /api/downloads?ids=`), in the order of the ids asked.
+public struct BatchDocument: Codable, Sendable, Hashable {
+    public var v = wireVersion
+    /// One document for each id, as ``APIRoute/start(_:)`` answers it.
+    public var downloads: [DownloadDocument]
+
+    /// The document of a started batch.
+    public init(downloads: [DownloadDocument]) { self.downloads = downloads }
+}

@@ -8,7 +8,8 @@ extension WebApp {
     /// URL or a path. Each handler is one call on the download control.
     func addAPIRoutes(to router: Router<WebContext>) {
         let patterns: [APIRoute.Pattern] = [
-            .search, .album, .artist, .listing, .start, .pause, .resume, .cancel, .remove, .retag, .rate, .setRate,
+            .search, .album, .artist, .listing, .start, .startBatch, .pause, .resume, .cancel, .remove, .retag, .rate,
+            .setRate,
         ]
         for pattern in patterns {
             router.on(RouterPath(pattern.path), method: HTTPRequest.Method(pattern.method)!) { request, context in
@@ -44,6 +45,8 @@ extension WebApp {
                 throw DownloadError.unknownTracks([id])
             }
             return try json(document)
+        case .startBatch:
+            return try json(BatchDocument(downloads: try await control.start(try batchIDs(request))))
         case .pause:
             return try json(await control.pause(try trackID(context)))
         case .resume:
@@ -76,6 +79,19 @@ extension WebApp {
             throw DownloadError(.badInput, "\(what) id is a positive number")
         }
         return id
+    }
+
+    /// A batch's `ids`: positive numbers, comma-separated, at most ``APIRoute/maximumBatch``.
+    func batchIDs(_ request: Request) throws -> [Int] {
+        let text = request.uri.queryParameters["ids"].map(String.init) ?? ""
+        let ids = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+        guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw DownloadError(.badInput, "ids is a comma-separated list of track ids, not \"\(text)\"")
+        }
+        guard ids.count <= APIRoute.maximumBatch else {
+            throw DownloadError(.badInput, "at most \(APIRoute.maximumBatch) ids a batch, not \(ids.count)")
+        }
+        return ids.compactMap { $0 }
     }
 
     func json(_ value: some Encodable) throws -> Response {
