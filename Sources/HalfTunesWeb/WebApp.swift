@@ -22,12 +22,14 @@ public struct WebApp: Sendable {
     let connections: ConnectionCount
 
     /// Creates the app.
+    ///
+    /// - Parameter onConnectionChange: Told of each connection opened or closed.
     public init(
         service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), limits: ConnectionLimits = .init(),
-        logger: Logger
+        logger: Logger, onConnectionChange: (@Sendable () -> Void)? = nil
     ) throws {
         self.limits = limits
-        self.connections = ConnectionCount(limit: limits.maximumConnections)
+        self.connections = ConnectionCount(limit: limits.maximumConnections, onChange: onConnectionChange)
         self.service = service
         self.catalog = catalog
         self.token = token

@@ -25,6 +25,7 @@ struct HalfTunes: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             ServeCommand.self,
+            AgentCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,
         ]

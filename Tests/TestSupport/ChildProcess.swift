@@ -89,18 +89,24 @@ public final class ChildProcess: Sendable {
     /// Standard output so far.
     public var stdoutSoFar: String { shared.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
 
+    /// Standard error so far.
+    public var stderrSoFar: String { shared.output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
     /// Waits until standard output has a line for which `match` returns a value, and returns it;
     /// `nil` if the process ends first.
-    public func waitForLine<T>(_ match: (String) -> T?) async -> T? {
+    ///
+    /// - Parameter standardError: Whether to watch standard error instead.
+    public func waitForLine<T>(standardError: Bool = false, _ match: (String) -> T?) async -> T? {
+        let soFar = { standardError ? self.stderrSoFar : self.stdoutSoFar }
         while true {
-            let lines = stdoutSoFar.split(separator: "\n").map(String.init)
+            let lines = soFar().split(separator: "\n").map(String.init)
             if let found = lines.lazy.compactMap(match).first { return found }
             if shared.done.withLock({ $0 }) { return nil }
-            let seen = stdoutSoFar
+            let seen = soFar()
             await withCheckedContinuation { continuation in
                 shared.outputChanged.withLock { $0.append(continuation) }
                 // Output may have arrived, or the process ended, while registering.
-                if shared.done.withLock({ $0 }) || stdoutSoFar != seen { shared.wakeWaiters() }
+                if shared.done.withLock({ $0 }) || soFar() != seen { shared.wakeWaiters() }
             }
         }
     }

@@ -156,7 +156,7 @@ public final class ForegroundBatch {
     /// which on a line below the display.
     func interrupt() async {
         switch control.owner {
-        case .thisProcess:
+        case .thisProcess, .agent:
             for id in pending.sorted() where (try? await control.pause(id)) != nil {
                 display.show(.stateChanged(trackID: id, state: .paused))
             }

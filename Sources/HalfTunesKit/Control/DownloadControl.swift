@@ -112,6 +112,9 @@ public enum DownloadOwner: Sendable, Hashable {
     case thisProcess
     /// A `halftunes serve` process: they go on when this one ends.
     case server(url: URL, pid: Int32)
+    /// The home's agent (`halftunes agent`): they go on when this one ends; this one's Ctrl-C
+    /// pauses them, as when they ran here.
+    case agent(pid: Int32)
 }
 
 extension DownloadError {

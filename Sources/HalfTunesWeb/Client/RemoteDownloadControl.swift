@@ -5,20 +5,32 @@ import NIOCore
 import NIOHTTP1
 import NetworkBasics
 
-/// The ``DownloadControl`` of a command while `halftunes serve` owns the downloads: every call
-/// goes through the server's API (the routes of ``APIRoute``), as the page's do, with its token.
+/// The ``DownloadControl`` of a command while `halftunes serve` or the agent owns the downloads:
+/// every call goes through its API (the routes of ``APIRoute``), as the page's do — to a server
+/// with its token, to the agent on its Unix socket.
 public struct RemoteDownloadControl: DownloadControl {
-    /// The server, as its `server.json` describes it.
+    /// The server, as its `server.json` describes it (the agent's: its socket's URL, no token).
     public let server: ServerInfo
     private let client: HTTPClient
+    public let owner: DownloadOwner
+    /// What messages call the owner.
+    private let name: String
 
     /// A control that talks to `server`.
     public init(server: ServerInfo, client: HTTPClient = .shared) {
         self.server = server
         self.client = client
+        self.owner = .server(url: server.url, pid: server.pid)
+        self.name = "halftunes serve at \(server.url) (process \(server.pid))"
     }
 
-    public var owner: DownloadOwner { .server(url: server.url, pid: server.pid) }
+    /// A control that talks to the agent on `agent`, run by process `pid`.
+    public init(agent: AgentAddress, pid: Int32, client: HTTPClient = .shared) {
+        self.server = ServerInfo(url: agent.url, token: "", pid: pid)
+        self.client = client
+        self.owner = .agent(pid: pid)
+        self.name = "the HalfTunes agent (process \(pid), \(agent.socket.path))"
+    }
 
     public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
         try await search(SearchRequest(term: term, limit: limit, country: country))
@@ -36,7 +48,13 @@ public struct RemoteDownloadControl: DownloadControl {
 
     public func start(_ trackIDs: [Int]) async throws(DownloadError) -> [DownloadDocument] {
         var documents: [DownloadDocument] = []
-        for id in trackIDs { documents.append(try await call(.start(id))) }
+        var rest = trackIDs[...]
+        while !rest.isEmpty {
+            let slice = rest.prefix(APIRoute.maximumBatch)
+            rest = rest.dropFirst(slice.count)
+            let batch: BatchDocument = try await call(.startBatch(Array(slice)))
+            documents += batch.downloads
+        }
         return documents
     }
 
@@ -78,17 +96,17 @@ public struct RemoteDownloadControl: DownloadControl {
     /// (what the page's player gets).
     public func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
         let response = try await execute(.file(trackID))
-        try await Self.check(response)
+        try await check(response)
         do {
             for try await buffer in response.body where await !receive(Array(buffer.readableBytesView)) { return }
         } catch {
-            throw DownloadError(.upstreamFailure, "halftunes serve's stream of track \(trackID) broke off: \(error)")
+            throw DownloadError(.upstreamFailure, "\(name): the stream of track \(trackID) broke off: \(error)")
         }
     }
 
     public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {
         let response = try await execute(.events)
-        try await Self.check(response)
+        try await check(response)
         let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream()
         let task = Task {
             defer { continuation.finish() }
@@ -118,16 +136,16 @@ public struct RemoteDownloadControl: DownloadControl {
         let body = try await send(route)
         do { return try JSONInput.decode(T.self, from: body) } catch {
             throw DownloadError(
-                .upstreamFailure, "halftunes serve at \(server.url) sent an answer this version cannot read: \(error)")
+                .upstreamFailure, "\(name) sent an answer this version cannot read: \(error)")
         }
     }
 
     @discardableResult
     private func send(_ route: APIRoute) async throws(DownloadError) -> Data {
         let response = try await execute(route)
-        try await Self.check(response)
+        try await check(response)
         do { return Data(try await response.body.collect(upTo: 64 << 20).readableBytesView) } catch {
-            throw DownloadError(.upstreamFailure, "lost halftunes serve at \(server.url) while reading its answer: \(error)")
+            throw DownloadError(.upstreamFailure, "lost \(name) while reading its answer: \(error)")
         }
     }
 
@@ -144,12 +162,12 @@ public struct RemoteDownloadControl: DownloadControl {
             return try await client.execute(request, timeout: endless ? .hours(24 * 365) : .seconds(60))
         } catch {
             throw DownloadError(
-                .upstreamFailure, "cannot reach halftunes serve at \(server.url) (process \(server.pid)): \(error)")
+                .upstreamFailure, "cannot reach \(name): \(error)")
         }
     }
 
     /// Throws the server's own error for a failing answer.
-    private static func check(_ response: HTTPClientResponse) async throws(DownloadError) {
+    private func check(_ response: HTTPClientResponse) async throws(DownloadError) {
         guard !(200..<300).contains(response.status.code) else { return }
         let body = try? await response.body.collect(upTo: 1 << 20)
         if let body, let document = try? JSONInput.decode(ErrorDocument.self, from: Data(body.readableBytesView)) {
@@ -157,6 +175,6 @@ public struct RemoteDownloadControl: DownloadControl {
                 document.code, document.message, retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) },
                 trackIDs: document.trackIds ?? [])
         }
-        throw DownloadError(.upstreamFailure, "halftunes serve answered HTTP \(response.status.code)")
+        throw DownloadError(.upstreamFailure, "\(name) answered HTTP \(response.status.code)")
     }
 }

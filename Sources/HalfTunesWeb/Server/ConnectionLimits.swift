@@ -34,13 +34,21 @@ public struct ConnectionLimits: Sendable {
 final class ConnectionCount: Sendable {
     let limit: Int
     private let open = Atomic<Int>(0)
+    /// Told of each connection opened or closed.
+    private let onChange: (@Sendable () -> Void)?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, onChange: (@Sendable () -> Void)? = nil) { (self.limit, self.onChange) = (limit, onChange) }
 
     /// Counts a new connection; `false` when it is over the limit.
-    func opened() -> Bool { open.wrappingAdd(1, ordering: .relaxed).newValue <= limit }
+    func opened() -> Bool {
+        defer { onChange?() }
+        return open.wrappingAdd(1, ordering: .relaxed).newValue <= limit
+    }
 
-    func closed() { open.wrappingSubtract(1, ordering: .relaxed) }
+    func closed() {
+        open.wrappingSubtract(1, ordering: .relaxed)
+        onChange?()
+    }
 
     /// Connections open now.
     var current: Int { open.load(ordering: .relaxed) }

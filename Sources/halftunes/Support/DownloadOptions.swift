@@ -19,15 +19,20 @@ struct DownloadOptions: ParsableArguments {
             downloading: true, catalog: catalog, tagging: tagging.resolved, durability: durability.resolved,
             bandwidthLimit: cap
         ) { control in
-            guard case .server = control.owner else { return try await body(control, cap) }
+            let owner: String
+            switch control.owner {
+            case .thisProcess: return try await body(control, cap)
+            case .server: owner = "the running server"
+            case .agent: owner = "the running agent"
+            }
             if tagging.noTags {
-                Terminal.say("note: --no-tags does not apply: the running server downloads, tagging as it was started")
+                Terminal.say("note: --no-tags does not apply: \(owner) downloads, tagging as it was started")
             }
             if rate.limitRate != nil {
-                Terminal.say("note: --limit-rate does not apply: the running server downloads, as it was started")
+                Terminal.say("note: --limit-rate does not apply: \(owner) downloads, as it was started")
             }
             if durability.durability != .powerLoss {
-                Terminal.say("note: --durability does not apply: the running server downloads, as it was started")
+                Terminal.say("note: --durability does not apply: \(owner) downloads, as it was started")
             }
             return try await body(control, nil)
         }

@@ -15,8 +15,8 @@ struct HomeOptions: ParsableArguments {
     var resolved: HalfTunesHome { HalfTunesHome.resolve(explicit: home) }
 
     /// Runs `body` with the command's one ``DownloadControl``: the running `halftunes serve`'s when
-    /// there is one (commands never open the session beside it), else this process's own, opened
-    /// when first needed and closed afterwards whatever happens.
+    /// there is one, else the running agent's (commands never open the session beside either),
+    /// else this process's own, opened when first needed and closed afterwards whatever happens.
     ///
     /// - Parameter downloading: Whether downloads may run in this process (`download`, `resume`);
     ///   `false` for commands that only look or edit.
@@ -28,8 +28,11 @@ struct HomeOptions: ParsableArguments {
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, _ body: (any DownloadControl) async throws -> T
     ) async throws -> T {
         let control: any DownloadControl
+        let agent = AgentAddress.resolve(for: resolved)
         if let server = ServerInfo.read(from: resolved) {
             control = RemoteDownloadControl(server: server)
+        } else if case .running(let pid) = agent.probe() {
+            control = RemoteDownloadControl(agent: agent, pid: pid)
         } else {
             control = LocalDownloadControl.forCommand(
                 home: resolved, catalog: try CatalogOptions.configuration(of: catalog),

@@ -1,0 +1,107 @@
+import Foundation
+import HalfTunesKit
+import ITunesSearch
+import Logging
+import NetworkBasics
+import ServiceLifecycle
+import TransferEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a home's transfer agent: its downloads and the API on its Unix socket (``AgentAddress``),
+/// until SIGINT or SIGTERM, or until it has been idle (no client, no download queued or running)
+/// for `idleExit`. What `halftunes agent` is.
+public enum AgentServer {
+    /// Serves `home`'s downloads on `address`.
+    ///
+    /// - Parameters:
+    ///   - idleExit: How long the agent stays up with nothing to do (`nil`: until a signal).
+    ///   - catalogConfiguration: The catalog lookups go to.
+    ///   - say: Where lines for the user go.
+    /// - Throws: ``DownloadError``: `.conflict` when an agent already runs for the home (naming
+    ///   its process) or another process owns the downloads; `.badInput` for a socket folder that
+    ///   is not the user's alone.
+    public static func run(
+        home: HalfTunesHome, address: AgentAddress, idleExit: Duration?, tagging: TaggingOptions = TaggingOptions(),
+        trustRoots: TrustRoots = .system, proxies: ProxySettings = .none, bandwidthLimit: Int? = nil,
+        catalogConfiguration: CatalogConfiguration, say: @escaping @Sendable (String) -> Void
+    ) async throws {
+        try address.prepareFolder()
+        let lock = try AgentLock(address)
+        defer { lock.release() }
+        address.removeStaleSocket()
+        var configuration = TransferSessionConfiguration()
+        configuration.trustRoots = trustRoots
+        configuration.proxies = proxies
+        configuration.bandwidthLimit = bandwidthLimit
+        let logger = Logger(label: "halftunes.agent")
+        let service = try await DownloadService.open(
+            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        let watch = IdleWatch(idle: idleExit ?? .seconds(1))
+        let catalog = try ITunesCatalog(configuration: catalogConfiguration, logger: Logger(label: "halftunes.catalog"))
+        await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
+        let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
+        let socket = address.socket.path
+        let application = web.agentApplication(socket: socket) {
+            say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)")
+        }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: DownloadsLifecycle(service)), .init(service: application),
+        ]
+        if idleExit != nil {
+            services.append(
+                .init(service: IdleExit(watch: watch, service: web), successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        defer { unlink(socket) }
+        do { try await group.run() } catch {
+            await service.close()
+            throw error
+        }
+    }
+
+    /// Ends the agent once it is idle: no client connected, no download queued or running.
+    struct IdleExit: Service {
+        let watch: IdleWatch
+        let service: WebApp
+
+        func run() async throws {
+            let events = Task { [watch, service] in
+                for await event in service.service.events() {
+                    if case .progress = event { continue }
+                    watch.changed()
+                }
+            }
+            defer { events.cancel() }
+            let app = service
+            await cancelWhenGracefulShutdown {
+                await watch.wait {
+                    guard app.openConnections == 0 else { return false }
+                    return await !app.service.downloads().contains { $0.state == .queued || $0.state == .downloading }
+                }
+            }
+        }
+    }
+}
+
+/// The lock the running agent of a home holds (`flock`, released by the kernel when it dies).
+struct AgentLock: ~Copyable {
+    private let fd: Int32
+
+    init(_ address: AgentAddress) throws(DownloadError) {
+        fd = open(address.lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw DownloadError(.internalError, "cannot open \(address.lockFile.path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            let who = if case .running(let pid) = address.probe() { " (process \(pid))" } else { "" }
+            throw DownloadError(.conflict, "an agent already runs for this home\(who), on \(address.socket.path)")
+        }
+    }
+
+    func release() { close(fd) }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import HalfTunesKit
+import HalfTunesWeb
+
+/// `halftunes agent`: the home's transfer agent. While it runs, every other command acts through
+/// it (on its Unix socket), so downloads go on when the command that started them ends.
+struct AgentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent",
+        abstract: "Run the transfer agent: downloads go on after the command that started them ends.",
+        discussion: """
+            While the agent runs, the other commands act through it on its Unix socket \
+            ($XDG_RUNTIME_DIR/halftunes/agent.sock), which only your user may use. It ends by itself \
+            once it has had no download and no client for --idle-exit seconds.
+            """)
+
+    @Option(
+        name: .long, help: ArgumentHelp("Seconds with nothing to do before the agent ends (0: never).", valueName: "seconds"),
+        transform: NumberIn.parser(0...31_536_000))
+    var idleExit = 30
+
+    @Flag(name: .long, help: "Say whether the agent runs: its process, socket and downloads (exit 3 when it does not).")
+    var status = false
+
+    @OptionGroup var homeOptions: HomeOptions
+    @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var tagging: TaggingOption
+    @OptionGroup var rate: RateOption
+
+    func run() async throws {
+        Terminal.bootstrapLogging()
+        let home = homeOptions.resolved
+        let address = AgentAddress.resolve(for: home)
+        if status { return try await sayStatus(home: home, address: address) }
+        try await reportingFailures {
+            let configuration = try catalogOptions.configuration()
+            try await AgentServer.run(
+                home: home, address: address, idleExit: idleExit == 0 ? nil : .seconds(idleExit),
+                tagging: tagging.resolved, trustRoots: configuration.trustRoots, proxies: configuration.proxies,
+                bandwidthLimit: try rate.resolved(), catalogConfiguration: configuration, say: Terminal.say)
+        }
+    }
+
+    private func sayStatus(home: HalfTunesHome, address: AgentAddress) async throws {
+        guard case .running(let pid) = address.probe() else {
+            Terminal.write("No agent runs for \(home.root.path) (it would listen on \(address.socket.path)).\n")
+            throw ExitCode(3)
+        }
+        try await reportingFailures {
+            let control = RemoteDownloadControl(agent: address, pid: pid)
+            let listing = try await control.listing(ListingQuery(limit: 1))
+            let running = listing.downloads.filter { $0.state == .downloading || $0.state == .queued }.count
+            Terminal.write(
+                """
+                The agent runs: process \(pid), socket \(address.socket.path)
+                Home: \(home.root.path)
+                Downloads: \(listing.downloads.count) (\(running) queued or running); library: \(listing.libraryCount ?? listing.library.count) tracks
+
+                """)
+        }
+    }
+}
