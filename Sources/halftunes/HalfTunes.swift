@@ -26,6 +26,7 @@ struct HalfTunes: AsyncParsableCommand {
             ImportCommand.self,
             ServeCommand.self,
             AgentCommand.self,
+            WaitCommand.self,
             DemoCommand.self,
             DemoCatalogCommand.self,
         ]

@@ -104,6 +104,43 @@ struct AgentCommandTests {
         }
     }
 
+    @Test("download --detach starts the agent and returns; two at once share one agent; wait follows to the end")
+    func detachAndWait() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try Setup(folder: folder, catalog: url)
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1001)
+                catalog.setFaults(PreviewFaults(failure: (status: 400, count: 10)), for: 1004)
+                async let first = setup.run(["download", "--detach", "1001", "1004"])
+                async let second = setup.run(["download", "--detach", "1002,1003"])
+                let results = try await [first, second]
+                let pids = results.compactMap { result in
+                    result.stdout.firstRange(of: "(process ").flatMap { range in
+                        Int32(result.stdout[range.upperBound...].prefix { $0.isNumber })
+                    }
+                }
+                defer { pids.forEach { kill($0, SIGTERM) } }
+                for result in results { #expect(result.status == 0, "\(result.stderr)") }
+                #expect(pids.count == 2 && pids[0] == pids[1], "one agent for both: \(results.map(\.stdout))")
+                #expect(results[1].stdout.hasSuffix("Follow them: halftunes list, or halftunes wait 1002,1003\n"))
+                // The commands have ended; the agent downloads on. wait follows it to the end.
+                let waited = try await setup.run(["wait", "1001", "1002", "1003"])
+                #expect(waited.status == 0, "\(waited.stdout) \(waited.stderr)")
+                let library = setup.home.appendingPathComponent("library")
+                for id in [1001, 1002, 1003] {
+                    let name = try #require(filesIn(library).first { $0.contains("[\(id)]") && !$0.hasSuffix(".part") })
+                    let data = try Data(contentsOf: library.appendingPathComponent(name))
+                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                }
+                let failed = try await setup.run(["wait", "1004"])
+                #expect(failed.status == 8, "\(failed.stdout) \(failed.stderr)")
+                let unknown = try await setup.run(["wait", "1005"])
+                #expect(unknown.status == 3)
+                #expect(unknown.stderr == "halftunes: not downloading and not in the library: 1005 (halftunes download 1005)\n")
+            }
+        }
+    }
+
     @Test("a download's batch goes to the agent in one lookup; --status counts the library")
     func batchThroughTheAgent() async throws {
         try await withDemoCatalog { catalog, url in

@@ -33,6 +33,7 @@ public final class ForegroundBatch {
     private let display: ProgressDisplay
     private let output: BufferedOutput
     private let start: ([Int]) async throws -> [DownloadDocument]
+    private let pausesOnInterrupt: Bool
     private var feed: BatchFeed
     /// Downloads started and not ended yet.
     public private(set) var pending = Set<Int>()
@@ -45,11 +46,14 @@ public final class ForegroundBatch {
     ///   - output: Where `display` writes; flushed after each step, so a step's lines go out in one write.
     ///   - start: Starts the downloads of a slice and returns them (called after the events are
     ///     subscribed).
+    ///   - pausesOnInterrupt: Whether an interrupt pauses the agent's downloads (`download`), or
+    ///     only stops following them (`wait`).
     public init(
         control: any DownloadControl, feed: BatchFeed, display: ProgressDisplay, output: BufferedOutput,
-        start: @escaping ([Int]) async throws -> [DownloadDocument]
+        pausesOnInterrupt: Bool = true, start: @escaping ([Int]) async throws -> [DownloadDocument]
     ) {
         (self.control, self.feed, self.display, self.output, self.start) = (control, feed, display, output, start)
+        self.pausesOnInterrupt = pausesOnInterrupt
     }
 
     /// Whether nothing is left to wait for.
@@ -155,6 +159,10 @@ public final class ForegroundBatch {
     /// Pauses this process's downloads (shown as paused), or leaves a server's running, and says
     /// which on a line below the display.
     func interrupt() async {
+        if !pausesOnInterrupt, case .agent(let pid) = control.owner {
+            display.end(note: "Still downloading in the HalfTunes agent (process \(pid)); `halftunes list` shows how far.")
+            return output.flush()
+        }
         switch control.owner {
         case .thisProcess, .agent:
             for id in pending.sorted() where (try? await control.pause(id)) != nil {

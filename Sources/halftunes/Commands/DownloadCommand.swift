@@ -37,6 +37,13 @@ struct DownloadCommand: AsyncParsableCommand {
         transform: NumberIn.parser(1...Int.max))
     var queueLimit = BatchFeed.defaultLimit
 
+    @Flag(
+        name: .long,
+        help:
+            "Hand the downloads to the agent (started if none runs) and return at once; follow them with halftunes list or halftunes wait."
+    )
+    var detach = false
+
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var downloading: DownloadOptions
@@ -44,6 +51,7 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
+            if detach { return try await DetachedDownload.run(self) }
             try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
                 var trackIDs = trackIDs
                 for id in album { trackIDs += try await AlbumDownload.trackIDs(of: id, through: control) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HalfTunesKit
 import ITunesSearch
 import NetworkBasics
@@ -28,6 +29,15 @@ struct CatalogOptions: ParsableArguments {
     var proxy: String?
 
     func configuration() throws -> CatalogConfiguration { try Self.configuration(of: self) }
+
+    /// The same options, for an agent this command starts.
+    var forwarded: [String] {
+        var arguments: [String] = []
+        if let catalog { arguments += ["--catalog", catalog] }
+        if let cacert { arguments += ["--cacert", URL(fileURLWithPath: cacert).path] }
+        if let proxy { arguments += ["--proxy", proxy] }
+        return arguments
+    }
 
     /// The catalog chosen by `--catalog` (when given), else `HALFTUNES_CATALOG`, else the live one,
     /// trusting what `--cacert` adds and through the proxies `--proxy` or the environment names;

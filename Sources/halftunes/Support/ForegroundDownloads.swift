@@ -7,7 +7,7 @@ enum ForegroundDownloads {
     /// - Throws: `ExitCode` 8 when a download failed, 130 when interrupted; the error of a slice
     ///   that could not start, once the slices before it have finished.
     static func run(
-        _ control: any DownloadControl, json: Bool, batch: BatchFeed, cap: Int? = nil,
+        _ control: any DownloadControl, json: Bool, batch: BatchFeed, cap: Int? = nil, pausesOnInterrupt: Bool = true,
         write: @escaping (String) -> Void = Terminal.write,
         start: @escaping ([Int]) async throws -> [DownloadDocument]
     ) async throws {
@@ -27,8 +27,11 @@ enum ForegroundDownloads {
         }
         let (inputs, forwarders) = try await ForegroundBatch.inputs(from: control, interrupts: interrupts)
         defer { (forwarders + [trap]).forEach { $0.cancel() } }
-        let outcome = try await ForegroundBatch(control: control, feed: batch, display: display, output: output, start: start)
-            .run(inputs)
+        let outcome = try await ForegroundBatch(
+            control: control, feed: batch, display: display, output: output, pausesOnInterrupt: pausesOnInterrupt,
+            start: start
+        )
+        .run(inputs)
         switch outcome {
         case .interrupted: throw ExitCode(ExitStatus.interrupted)
         case .finished(let failed) where failed > 0: throw ExitCode(ExitStatus.downloadFailed)

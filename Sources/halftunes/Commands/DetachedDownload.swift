@@ -1,0 +1,73 @@
+import Foundation
+import HalfTunesKit
+import HalfTunesWeb
+
+/// `download --detach`: the ids handed to the agent (or a running server), which downloads them
+/// after this command has returned.
+enum DetachedDownload {
+    static func run(_ command: DownloadCommand) async throws {
+        let home = command.homeOptions.resolved
+        let control: RemoteDownloadControl
+        if let server = ServerInfo.read(from: home) {
+            control = RemoteDownloadControl(server: server)
+        } else {
+            let address = AgentAddress.resolve(for: home)
+            var arguments = command.catalogOptions.forwarded
+            if command.downloading.tagging.noTags { arguments.append("--no-tags") }
+            if let rate = command.downloading.rate.limitRate { arguments += ["--limit-rate", rate] }
+            let pid = try await AgentLauncher.ensureRunning(home: home, address: address, arguments: arguments)
+            control = RemoteDownloadControl(agent: address, pid: pid)
+        }
+        var ids = command.trackIDs
+        for album in command.album { ids += try await AlbumDownload.trackIDs(of: album, through: control) }
+        var seen = Set<Int>()
+        ids = ids.filter { seen.insert($0).inserted }
+        var unknown: [Int] = []
+        var queued: [Int] = []
+        var start = 0
+        while start < ids.count {
+            let slice = Array(ids[start..<min(ids.count, start + APIRoute.maximumBatch)])
+            start += slice.count
+            let (started, missing) = try await startKnown(slice, through: control)
+            queued += started
+            unknown += missing
+        }
+        let owner =
+            switch control.owner {
+            case .agent(let pid): "the HalfTunes agent (process \(pid))"
+            case .server(_, let pid): "halftunes serve (process \(pid))"
+            case .thisProcess: "this process"
+            }
+        if !queued.isEmpty {
+            let list = queued.map(String.init).joined(separator: ",")
+            Terminal.write(
+                "\(queued.count) download\(queued.count == 1 ? "" : "s") handed to \(owner).\n"
+                    + "Follow them: halftunes list, or halftunes wait \(list)\n")
+        }
+        if !unknown.isEmpty { throw DownloadError.unknownTracks(unknown) }
+    }
+
+    /// Starts `ids` but those the catalog does not have (named on standard error): the ids
+    /// started, and those left out.
+    private static func startKnown(_ ids: [Int], through control: RemoteDownloadControl) async throws -> ([Int], [Int]) {
+        var ids = ids
+        var unknown: [Int] = []
+        while !ids.isEmpty {
+            let missing: Set<Int>
+            do {
+                return (try await control.start(ids).map(\.id), unknown)
+            } catch {
+                guard error.code == .notFound, !error.trackIDs.isEmpty else { throw error }
+                missing = Set(error.trackIDs)
+            }
+            let rest = ids.filter { !missing.contains($0) }
+            guard rest.count < ids.count else { throw DownloadError.unknownTracks(Array(missing)) }
+            for id in ids where missing.contains(id) {
+                unknown.append(id)
+                Terminal.warn("Track \(id) — not in the catalog")
+            }
+            ids = rest
+        }
+        return ([], unknown)
+    }
+}

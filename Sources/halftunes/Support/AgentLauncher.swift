@@ -1,0 +1,98 @@
+import Foundation
+import HalfTunesKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Starts a home's agent when none runs: `halftunes agent` as a process of its own session (a
+/// closed terminal's SIGHUP never reaches it), standard input from /dev/null, its output appended
+/// to `agent.log` in the home. Two commands starting one at once end with one agent: the loser's
+/// agent finds the lock taken and exits, and both talk to the winner.
+enum AgentLauncher {
+    /// The running agent's process, started now if need be.
+    ///
+    /// - Parameter arguments: The agent's options after `agent` (the command's catalog, say).
+    /// - Throws: ``DownloadError``: the socket's folder is unusable, or the agent did not start
+    ///   (with the last line it logged).
+    static func ensureRunning(
+        home: HalfTunesHome, address: AgentAddress, arguments: [String], timeout: Duration = .seconds(10)
+    ) async throws -> Int32 {
+        if case .running(let pid) = address.probe() { return pid }
+        try address.prepareFolder()
+        let log = home.root.appendingPathComponent("agent.log")
+        do { try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true) } catch {
+            throw DownloadError(.badInput, "cannot create the home \(home.root.path): \(error.localizedDescription)")
+        }
+        let child = try spawn(["agent", "--home", home.root.path] + arguments, log: log.path)
+        let deadline = ContinuousClock.now + timeout
+        var exited = false
+        while ContinuousClock.now < deadline {
+            if case .running(let pid) = address.probe() { return pid }
+            var status: Int32 = 0
+            // An agent that ended at once lost the race to another (which is then probed) or failed.
+            if !exited, waitpid(child, &status, WNOHANG) == child {
+                exited = true
+                guard lastLine(of: log)?.contains("an agent already runs") == true else { break }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let said = lastLine(of: log).map { ": \($0)" } ?? ""
+        throw DownloadError(.internalError, "the HalfTunes agent did not start\(said) (its log: \(log.path))")
+    }
+
+    /// Starts this executable with `arguments` in a new session.
+    private static func spawn(_ arguments: [String], log: String) throws -> pid_t {
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process goes with it (a caller waiting for its pipes to close, say).
+        closeOthers(in: &actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A session of its own, the signals this command handles or ignores back to their defaults.
+        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// Closes every descriptor above 2 in the child: glibc's `addclosefrom_np` (2.34 and later,
+    /// looked up at run time: Swift's Glibc module does not declare it), else each descriptor
+    /// open now.
+    private static func closeOthers(in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 && fcntl(fd, F_GETFD) >= 0 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+    }
+
+    private static func lastLine(of file: URL) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").last.map(String.init)
+    }
+}
