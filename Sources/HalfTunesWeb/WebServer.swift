@@ -26,12 +26,8 @@ public enum WebServer {
     ) async throws {
         if let warning = exposureWarning(for: host) { say(warning) }
         let logger = Logger(label: "halftunes.serve")
-        var configuration = TransferSessionConfiguration()
-        configuration.trustRoots = trustRoots
-        configuration.proxies = proxies
-        configuration.bandwidthLimit = bandwidthLimit
-        let service = try await DownloadService.open(
-            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        let service = try await openDownloads(
+            home: home, tagging: tagging, trustRoots: trustRoots, proxies: proxies, bandwidthLimit: bandwidthLimit)
         let launcher = Launcher(
             service: service, home: home, host: host, port: port, catalogConfiguration: catalogConfiguration, say: say,
             logger: logger)
@@ -52,6 +48,19 @@ public enum WebServer {
         }
         ServerInfo.remove(from: home)
         say("HalfTunes stopped; unfinished downloads resume next time.")
+    }
+
+    /// The downloads of a process that serves them (`serve`, the agent): previews and covers
+    /// fetched trusting `trustRoots`, through `proxies`, under `bandwidthLimit`.
+    static func openDownloads(
+        home: HalfTunesHome, tagging: TaggingOptions, trustRoots: TrustRoots, proxies: ProxySettings, bandwidthLimit: Int?
+    ) async throws -> DownloadService {
+        var configuration = TransferSessionConfiguration()
+        configuration.trustRoots = trustRoots
+        configuration.proxies = proxies
+        configuration.bandwidthLimit = bandwidthLimit
+        return try await DownloadService.open(
+            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
     }
 
     /// What to tell the user before listening on `host`: a warning unless it is a loopback address.

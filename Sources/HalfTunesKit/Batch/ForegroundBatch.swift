@@ -103,7 +103,12 @@ public final class ForegroundBatch {
             }
             for document in documents {
                 display.add(document)
-                if document.state != .downloaded { pending.insert(document.id) }
+                switch document.state {
+                case .downloaded: break
+                // Ended before it was followed (what `wait` may be given): shown so by `add`.
+                case .failed: failed += 1
+                default: pending.insert(document.id)
+                }
             }
         }
         output.flush()
@@ -111,22 +116,14 @@ public final class ForegroundBatch {
 
     /// Starts `ids` but those the catalog does not have, which are named on the display and left out.
     private func startKnown(_ ids: [Int]) async throws -> [DownloadDocument] {
-        var ids = ids
-        while !ids.isEmpty {
-            do { return try await start(ids) } catch let error as DownloadError where error.code == .notFound {
-                let missing = Set(error.trackIDs)
-                let rest = ids.filter { !missing.contains($0) }
-                guard rest.count < ids.count else { throw error }  // not about these ids
-                for id in ids where missing.contains(id) {
-                    unknown.append(id)
-                    // A batch of one has only its error to say.
-                    if feed.ids.count > 1 { display.note("Track \(id) — not in the catalog") }
-                }
-                display.expect(feed.ids.count - unknown.count)
-                ids = rest
-            }
+        let (started, missing) = try await KnownTracks.start(ids, with: start)
+        for id in missing {
+            unknown.append(id)
+            // A batch of one has only its error to say.
+            if feed.ids.count > 1 { display.note("Track \(id) — not in the catalog") }
         }
-        return []
+        if !missing.isEmpty { display.expect(feed.ids.count - unknown.count) }
+        return started
     }
 
     /// Shows events and notes which downloads ended.

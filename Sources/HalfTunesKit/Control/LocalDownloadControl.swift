@@ -23,8 +23,6 @@ public actor LocalDownloadControl: DownloadControl {
     let tracks = TrackDirectory()
     var service: DownloadService?
     private var catalog: ITunesCatalog?
-    /// Whether ``catalog`` was made on the open service's clients (and so goes with it).
-    private var catalogSharesService = false
     private var library: LibraryStore?
     let ownsService: Bool
 
@@ -214,7 +212,7 @@ public actor LocalDownloadControl: DownloadControl {
     public func close() async {
         if ownsService { await service?.close() }
         service = nil
-        if catalogSharesService { (catalog, catalogSharesService) = (nil, false) }
+        catalog = nil  // it may be on the service's clients
     }
 
     // MARK: - Internals
@@ -248,7 +246,7 @@ public actor LocalDownloadControl: DownloadControl {
     func openCatalog() async throws -> ITunesCatalog {
         if let catalog { return catalog }
         let made = try await makeCatalog(service?.httpClients)
-        (catalog, catalogSharesService) = (made, service != nil)
+        catalog = made
         return made
     }
 

@@ -18,27 +18,24 @@ public enum AgentServer {
     ///
     /// - Parameters:
     ///   - idleExit: How long the agent stays up with nothing to do (`nil`: until a signal).
-    ///   - catalogConfiguration: The catalog lookups go to.
+    ///   - catalogConfiguration: The catalog lookups go to; previews and covers are fetched
+    ///     trusting what it trusts, through its proxies.
     ///   - say: Where lines for the user go.
     /// - Throws: ``DownloadError``: `.conflict` when an agent already runs for the home (naming
     ///   its process) or another process owns the downloads; `.badInput` for a socket folder that
     ///   is not the user's alone.
     public static func run(
         home: HalfTunesHome, address: AgentAddress, idleExit: Duration?, tagging: TaggingOptions = TaggingOptions(),
-        trustRoots: TrustRoots = .system, proxies: ProxySettings = .none, bandwidthLimit: Int? = nil,
-        catalogConfiguration: CatalogConfiguration, say: @escaping @Sendable (String) -> Void
+        bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration, say: @escaping @Sendable (String) -> Void
     ) async throws {
         try address.prepareFolder()
         let lock = try AgentLock(address)
         defer { lock.release() }
         address.removeStaleSocket()
-        var configuration = TransferSessionConfiguration()
-        configuration.trustRoots = trustRoots
-        configuration.proxies = proxies
-        configuration.bandwidthLimit = bandwidthLimit
         let logger = Logger(label: "halftunes.agent")
-        let service = try await DownloadService.open(
-            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        let service = try await WebServer.openDownloads(
+            home: home, tagging: tagging, trustRoots: catalogConfiguration.trustRoots,
+            proxies: catalogConfiguration.proxies, bandwidthLimit: bandwidthLimit)
         let watch = IdleWatch(idle: idleExit ?? .seconds(1))
         let catalog = try ITunesCatalog(configuration: catalogConfiguration, logger: Logger(label: "halftunes.catalog"))
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }

@@ -37,15 +37,15 @@ struct AgentCommand: AsyncParsableCommand {
             let configuration = try catalogOptions.configuration()
             try await AgentServer.run(
                 home: home, address: address, idleExit: idleExit == 0 ? nil : .seconds(idleExit),
-                tagging: tagging.resolved, trustRoots: configuration.trustRoots, proxies: configuration.proxies,
-                bandwidthLimit: try rate.resolved(), catalogConfiguration: configuration, say: Terminal.say)
+                tagging: tagging.resolved, bandwidthLimit: try rate.resolved(), catalogConfiguration: configuration,
+                say: Terminal.say)
         }
     }
 
     private func sayStatus(home: HalfTunesHome, address: AgentAddress) async throws {
         guard case .running(let pid) = address.probe() else {
             Terminal.write("No agent runs for \(home.root.path) (it would listen on \(address.socket.path)).\n")
-            throw ExitCode(3)
+            throw ExitCode(ExitStatus.of(.notFound))
         }
         try await reportingFailures {
             let control = RemoteDownloadControl(agent: address, pid: pid)

@@ -28,8 +28,9 @@ enum DetachedDownload {
         while start < ids.count {
             let slice = Array(ids[start..<min(ids.count, start + APIRoute.maximumBatch)])
             start += slice.count
-            let (started, missing) = try await startKnown(slice, through: control)
-            queued += started
+            let (started, missing) = try await KnownTracks.start(slice) { try await control.start($0) }
+            for id in missing { Terminal.warn("Track \(id) — not in the catalog") }
+            queued += started.map(\.id)
             unknown += missing
         }
         let owner =
@@ -45,29 +46,5 @@ enum DetachedDownload {
                     + "Follow them: halftunes list, or halftunes wait \(list)\n")
         }
         if !unknown.isEmpty { throw DownloadError.unknownTracks(unknown) }
-    }
-
-    /// Starts `ids` but those the catalog does not have (named on standard error): the ids
-    /// started, and those left out.
-    private static func startKnown(_ ids: [Int], through control: RemoteDownloadControl) async throws -> ([Int], [Int]) {
-        var ids = ids
-        var unknown: [Int] = []
-        while !ids.isEmpty {
-            let missing: Set<Int>
-            do {
-                return (try await control.start(ids).map(\.id), unknown)
-            } catch {
-                guard error.code == .notFound, !error.trackIDs.isEmpty else { throw error }
-                missing = Set(error.trackIDs)
-            }
-            let rest = ids.filter { !missing.contains($0) }
-            guard rest.count < ids.count else { throw DownloadError.unknownTracks(Array(missing)) }
-            for id in ids where missing.contains(id) {
-                unknown.append(id)
-                Terminal.warn("Track \(id) — not in the catalog")
-            }
-            ids = rest
-        }
-        return ([], unknown)
     }
 }

@@ -26,22 +26,12 @@ struct WaitCommand: AsyncParsableCommand {
             try await homeOptions.withControl(downloading: false) { control in
                 var seen = Set<Int>()
                 let wanted = ids.flatMap(\.values).filter { seen.insert($0).inserted }
-                // Every id known before anything is shown; those that failed already are said at
-                // once. The rest are read again once the events are subscribed to (as a batch
-                // starts), so nothing that ends between is missed.
-                let failed = try await Self.documents(wanted, in: control).filter { $0.state == .failed }
-                for document in failed {
-                    Terminal.warn("\(DisplayWidth.printable(document.name)) — failed: \(document.reason ?? "unknown error")")
+                // Read once the events are subscribed to (as a batch starts), so nothing that ends
+                // between is missed; one that failed already counts as failed at once.
+                let batch = BatchFeed(wanted, limit: 2 * wanted.count)
+                try await ForegroundDownloads.run(control, json: json, batch: batch, pausesOnInterrupt: false) { slice in
+                    try await Self.documents(slice, in: control)
                 }
-                let failedIDs = Set(failed.map(\.id))
-                let rest = wanted.filter { !failedIDs.contains($0) }
-                if !rest.isEmpty {
-                    let batch = BatchFeed(rest, limit: 2 * rest.count)
-                    try await ForegroundDownloads.run(control, json: json, batch: batch, pausesOnInterrupt: false) { slice in
-                        try await Self.documents(slice, in: control)
-                    }
-                }
-                if !failed.isEmpty { throw ExitCode(ExitStatus.downloadFailed) }
             }
         }
     }
