@@ -47,7 +47,9 @@ public final class ChildProcess: Sendable {
             process.executableURL = executable
             process.arguments = arguments
         }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // halftunes downloads in its own process unless a test asks for the agent (HALFTUNES_AGENT=1).
+        process.environment = ProcessInfo.processInfo.environment.merging(["HALFTUNES_AGENT": "0"]) { $1 }
+            .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let stdoutPipe = Pipe()
         let stderrPipe = Pipe()
@@ -99,7 +101,8 @@ public final class ChildProcess: Sendable {
     public func waitForLine<T>(standardError: Bool = false, _ match: (String) -> T?) async -> T? {
         let soFar = { standardError ? self.stderrSoFar : self.stdoutSoFar }
         while true {
-            let lines = soFar().split(separator: "\n").map(String.init)
+            // Any line ending, a terminal's "\r\n" too (one Character, not split by "\n").
+            let lines = soFar().split(whereSeparator: \.isNewline).map(String.init)
             if let found = lines.lazy.compactMap(match).first { return found }
             if shared.done.withLock({ $0 }) { return nil }
             let seen = soFar()

@@ -6,48 +6,11 @@ import Testing
 /// `halftunes agent` as a process on its Unix socket, with commands acting through it.
 @Suite("halftunes agent", .timeLimit(.minutes(2)))
 struct AgentCommandTests {
-    /// A home, a catalog and a runtime folder of the test's own (the agent's socket goes there).
-    struct Setup {
-        let home: URL
-        let runtime: URL
-        let environment: [String: String]
-
-        init(folder: URL, catalog: URL) throws {
-            home = folder.appendingPathComponent("home")
-            runtime = folder.appendingPathComponent("run")
-            try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-            environment = [
-                "HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString, "XDG_RUNTIME_DIR": runtime.path,
-            ]
-        }
-
-        /// The folder the agent's socket is in.
-        var socketFolder: URL { runtime.appendingPathComponent("halftunes") }
-
-        func run(_ arguments: [String]) async throws -> ChildProcess.Result {
-            try await ChildProcess.run(try BuiltProducts.halftunes, arguments, environment: environment)
-        }
-
-        /// Starts an agent and waits until it listens; returns it and its socket's path.
-        func startAgent(_ extra: [String] = ["--idle-exit", "0"]) async throws -> (ChildProcess, String) {
-            let agent = try ChildProcess(try BuiltProducts.halftunes, ["agent"] + extra, environment: environment)
-            let socket: String? = await agent.waitForLine { line in
-                line.range(of: " listening on ").map { String(line[$0.upperBound...].split(separator: " ")[0]) }
-            }
-            guard let socket else {
-                let result = await agent.wait()
-                Issue.record("the agent did not start: \(result.stderr)")
-                throw CancellationError()
-            }
-            return (agent, socket)
-        }
-    }
-
     @Test("commands act through a running agent: a download killed mid-way goes on in the agent and lands byte-exact")
     func downloadsOutliveTheCommand() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (agent, socket) = try await setup.startAgent()
                 defer { agent.signal(SIGTERM) }
                 #expect(socket.hasPrefix(setup.socketFolder.path + "/"))
@@ -87,7 +50,7 @@ struct AgentCommandTests {
     func interruptPauses() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (agent, _) = try await setup.startAgent()
                 defer { agent.signal(SIGTERM) }
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1006)
@@ -108,7 +71,7 @@ struct AgentCommandTests {
     func detachAndWait() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1001)
                 catalog.setFaults(PreviewFaults(failure: (status: 400, count: 10)), for: 1004)
                 async let first = setup.run(["download", "--detach", "1001", "1004"])
@@ -145,7 +108,7 @@ struct AgentCommandTests {
     func batchThroughTheAgent() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (agent, _) = try await setup.startAgent()
                 defer { agent.signal(SIGTERM) }
                 let before = catalog.lookupRequests.count
@@ -161,7 +124,7 @@ struct AgentCommandTests {
     @Test("the socket's folder must be the user's alone: a folder of mode 755 is refused in one line, exit 2")
     func folderMode() async throws {
         try await withTemporaryDirectory { folder in
-            let setup = try Setup(folder: folder, catalog: URL(string: "http://127.0.0.1:9")!)
+            let setup = try AgentSetup(folder: folder, catalog: URL(string: "http://127.0.0.1:9")!)
             try FileManager.default.createDirectory(
                 at: setup.socketFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
             let result = try await setup.run(["agent"])
@@ -182,7 +145,7 @@ struct AgentCommandTests {
     func otherUsersRefused() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (agent, socket) = try await setup.startAgent()
                 defer { agent.signal(SIGTERM) }
                 // What the modes would let through: only the agent's own check stands.
@@ -209,7 +172,7 @@ struct AgentCommandTests {
     func staleSocketAndSecondAgent() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (first, socket) = try await setup.startAgent()
                 first.signal(SIGKILL)
                 _ = await first.wait()
@@ -228,7 +191,7 @@ struct AgentCommandTests {
     func idleExit() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { folder in
-                let setup = try Setup(folder: folder, catalog: url)
+                let setup = try AgentSetup(folder: folder, catalog: url)
                 let (agent, socket) = try await setup.startAgent(["--idle-exit", "1"])
                 let listed = try await setup.run(["list"])
                 #expect(listed.status == 0, "\(listed.stderr)")

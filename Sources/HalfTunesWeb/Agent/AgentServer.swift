@@ -18,6 +18,7 @@ public enum AgentServer {
     ///
     /// - Parameters:
     ///   - idleExit: How long the agent stays up with nothing to do (`nil`: until a signal).
+    ///   - durability: What its downloads' files survive.
     ///   - catalogConfiguration: The catalog lookups go to; previews and covers are fetched
     ///     trusting what it trusts, through its proxies.
     ///   - say: Where lines for the user go.
@@ -26,7 +27,8 @@ public enum AgentServer {
     ///   is not the user's alone.
     public static func run(
         home: HalfTunesHome, address: AgentAddress, idleExit: Duration?, tagging: TaggingOptions = TaggingOptions(),
-        bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration, say: @escaping @Sendable (String) -> Void
+        durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration,
+        say: @escaping @Sendable (String) -> Void
     ) async throws {
         try address.prepareFolder()
         let lock = try AgentLock(address)
@@ -35,7 +37,8 @@ public enum AgentServer {
         let logger = Logger(label: "halftunes.agent")
         let service = try await WebServer.openDownloads(
             home: home, tagging: tagging, trustRoots: catalogConfiguration.trustRoots,
-            proxies: catalogConfiguration.proxies, bandwidthLimit: bandwidthLimit)
+            proxies: catalogConfiguration.proxies, durability: durability,
+            bandwidthLimit: bandwidthLimit)
         let watch = IdleWatch(idle: idleExit ?? .seconds(1))
         let catalog = try ITunesCatalog(configuration: catalogConfiguration, logger: Logger(label: "halftunes.catalog"))
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
@@ -49,7 +52,9 @@ public enum AgentServer {
         ]
         if idleExit != nil {
             services.append(
-                .init(service: IdleExit(watch: watch, service: web), successTerminationBehavior: .gracefullyShutdownGroup))
+                .init(
+                    service: IdleExit(watch: watch, web: web, downloads: service),
+                    successTerminationBehavior: .gracefullyShutdownGroup))
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -63,21 +68,22 @@ public enum AgentServer {
     /// Ends the agent once it is idle: no client connected, no download queued or running.
     struct IdleExit: Service {
         let watch: IdleWatch
-        let service: WebApp
+        let web: WebApp
+        let downloads: DownloadService
 
         func run() async throws {
-            let events = Task { [watch, service] in
-                for await event in service.service.events() {
+            let events = Task { [watch, downloads] in
+                for await event in downloads.events() {
                     if case .progress = event { continue }
                     watch.changed()
                 }
             }
             defer { events.cancel() }
-            let app = service
+            let (web, downloads) = (web, downloads)
             await cancelWhenGracefulShutdown {
                 await watch.wait {
-                    guard app.openConnections == 0 else { return false }
-                    return await !app.service.downloads().contains { $0.state == .queued || $0.state == .downloading }
+                    guard web.openConnections == 0 else { return false }
+                    return await !downloads.downloads().contains { $0.state == .queued || $0.state == .downloading }
                 }
             }
         }

@@ -13,7 +13,7 @@ extension WebApp {
     /// or, while the track downloads, the bytes so far and the rest as they arrive. The file is
     /// found by track id; the request never names a path.
     func addLibraryFileRoutes(to router: Router<WebContext>) {
-        let files = FileMiddleware<WebContext, LocalFileSystem>(service.home.library.path, logger: logger)
+        let files = FileMiddleware<WebContext, LocalFileSystem>(library.path, logger: logger)
             .withAdditionalMediaTypes(forFileExtensions: Self.audioTypes)
         let path = RouterPath(APIRoute.Pattern.file.path)
         router.on(path, method: .get) { request, context in try await serveLibraryFile(request, context, files) }
@@ -63,8 +63,8 @@ extension WebApp {
         // A partial file is named like the finished one, plus ".part".
         let type = Self.audioTypes[file.deletingPathExtension().pathExtension] ?? MediaType(type: .audio, subType: "mp4")
         var headers: HTTPFields = [.cacheControl: "no-store", .acceptRanges: "bytes", .contentType: type.description]
-        let (service, trackID) = (service, target.id)
-        let underway: @Sendable () async -> Bool = { await service.isUnderway(trackID: trackID) }
+        let (app, trackID) = (self, target.id)
+        let underway: @Sendable () async -> Bool = { await app.isUnderway(trackID) }
         var status = HTTPResponse.Status.ok
         var range: (start: Int64, end: Int64?) = (0, nil)
         if let length = target.expectedBytes {

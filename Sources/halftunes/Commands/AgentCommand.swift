@@ -27,6 +27,7 @@ struct AgentCommand: AsyncParsableCommand {
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
     @OptionGroup var rate: RateOption
+    @OptionGroup var durability: DurabilityOption
 
     func run() async throws {
         Terminal.bootstrapLogging()
@@ -37,7 +38,8 @@ struct AgentCommand: AsyncParsableCommand {
             let configuration = try catalogOptions.configuration()
             try await AgentServer.run(
                 home: home, address: address, idleExit: idleExit == 0 ? nil : .seconds(idleExit),
-                tagging: tagging.resolved, bandwidthLimit: try rate.resolved(), catalogConfiguration: configuration,
+                tagging: tagging.resolved, durability: durability.resolved, bandwidthLimit: try rate.resolved(),
+                catalogConfiguration: configuration,
                 say: Terminal.say)
         }
     }

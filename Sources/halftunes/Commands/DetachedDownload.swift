@@ -8,14 +8,14 @@ enum DetachedDownload {
     static func run(_ command: DownloadCommand) async throws {
         let home = command.homeOptions.resolved
         let control: RemoteDownloadControl
-        if let server = ServerInfo.read(from: home) {
+        let address = AgentAddress.resolve(for: home)
+        if case .running(let pid) = address.probe() {
+            control = RemoteDownloadControl(agent: address, pid: pid)
+        } else if let server = ServerInfo.read(from: home) {
             control = RemoteDownloadControl(server: server)
         } else {
-            let address = AgentAddress.resolve(for: home)
-            var arguments = command.catalogOptions.forwarded
-            if command.downloading.tagging.noTags { arguments.append("--no-tags") }
-            if let rate = command.downloading.rate.limitRate { arguments += ["--limit-rate", rate] }
-            let pid = try await AgentLauncher.ensureRunning(home: home, address: address, arguments: arguments)
+            let arguments = command.downloading.agentArguments(catalog: command.catalogOptions)
+            let (pid, _) = try await AgentLauncher.ensureRunning(home: home, address: address, arguments: arguments)
             control = RemoteDownloadControl(agent: address, pid: pid)
         }
         var ids = command.trackIDs

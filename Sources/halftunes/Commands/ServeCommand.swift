@@ -6,7 +6,9 @@ import HalfTunesWeb
 import ITunesSearch
 import Logging
 
-/// `halftunes serve`: the web app, owning the downloads (they go on when the browser closes).
+/// `halftunes serve`: the web app, a client of the home's agent (started if none runs), which owns
+/// the downloads: they go on when the browser closes, and when `serve` stops. With
+/// `HALFTUNES_AGENT=0`, `serve` owns them itself.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the web app on this machine (downloads go on when the browser is closed).")
@@ -17,6 +19,22 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var tagging: TaggingOption
     @OptionGroup var rate: RateOption
 
+    /// The agent this server is a client of: started with its options, or named when they do not apply.
+    private var agentLink: AgentLink {
+        var arguments = catalogOptions.forwarded
+        var notes: [String] = []
+        if tagging.noTags {
+            arguments.append("--no-tags")
+            notes.append("note: --no-tags does not apply: the running agent downloads, tagging as it was started")
+        }
+        if let limit = rate.limitRate {
+            arguments += ["--limit-rate", limit]
+            notes.append(
+                "note: --limit-rate does not apply: the running agent downloads as it was started (halftunes limit-rate)")
+        }
+        return AgentLink(arguments: arguments, notes: notes)
+    }
+
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
@@ -25,7 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
                 home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
                 trustRoots: configuration.trustRoots, proxies: configuration.proxies,
                 bandwidthLimit: try rate.resolved(),
-                catalogConfiguration: { configuration }, say: Terminal.say)
+                catalogConfiguration: { configuration }, agent: AgentLauncher.isEnabled() ? agentLink : nil,
+                say: Terminal.say)
         }
     }
 }

@@ -23,7 +23,9 @@ struct WaitCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await homeOptions.withControl(downloading: false) { control in
+            // No agent running (killed, say): one started now takes up the downloads left unfinished.
+            let (control, _) = try await homeOptions.control(downloading: false, agentArguments: [])
+            try await control.closing { control in
                 var seen = Set<Int>()
                 let wanted = ids.flatMap(\.values).filter { seen.insert($0).inserted }
                 // Read once the events are subscribed to (as a batch starts), so nothing that ends

@@ -8,20 +8,31 @@ struct DownloadOptions: ParsableArguments {
     @OptionGroup var durability: DurabilityOption
     @OptionGroup var rate: RateOption
 
-    /// Runs `body` with the downloading control of `home` and the cap this process's downloads
-    /// keep (`nil` through a running server, whose downloads go on as it was started: then each
-    /// option given that cannot apply is said once).
+    /// The same options, with `catalog`'s, for an agent the command starts.
+    func agentArguments(catalog: CatalogOptions) -> [String] {
+        var arguments = catalog.forwarded
+        if tagging.noTags { arguments.append("--no-tags") }
+        if let rate = rate.limitRate { arguments += ["--limit-rate", rate] }
+        if durability.durability != .powerLoss { arguments += ["--durability", durability.durability.rawValue] }
+        return arguments
+    }
+
+    /// Runs `body` with the downloading control of `home` — the agent's, started with these
+    /// options when none runs — and the cap this process's downloads keep (`nil` through an agent
+    /// or server already running, whose downloads go on as it was started: then each option
+    /// given that cannot apply is said once).
     func withControl<T>(
         home: HomeOptions, catalog: CatalogOptions, _ body: (any DownloadControl, _ cap: Int?) async throws -> T
     ) async throws -> T {
         let cap = try rate.resolved()
-        return try await home.withControl(
+        let (control, startedAgent) = try await home.control(
             downloading: true, catalog: catalog, tagging: tagging.resolved, durability: durability.resolved,
-            bandwidthLimit: cap
-        ) { control in
+            bandwidthLimit: cap, agentArguments: agentArguments(catalog: catalog))
+        return try await control.closing { control in
             let owner: String
             switch control.owner {
             case .thisProcess: return try await body(control, cap)
+            case .agent where startedAgent: return try await body(control, cap)
             case .server: owner = "the running server"
             case .agent: owner = "the running agent"
             }

@@ -14,30 +14,52 @@ struct HomeOptions: ParsableArguments {
 
     var resolved: HalfTunesHome { HalfTunesHome.resolve(explicit: home) }
 
-    /// Runs `body` with the command's one ``DownloadControl``: the running `halftunes serve`'s when
-    /// there is one, else the running agent's (commands never open the session beside either),
-    /// else this process's own, opened when first needed and closed afterwards whatever happens.
-    ///
-    /// - Parameter downloading: Whether downloads may run in this process (`download`, `resume`);
-    ///   `false` for commands that only look or edit.
-    ///   `tagging`: whether this process's downloads get their tags (a running server's are as it was started).
-    ///   `durability`: what this process's downloads survive (a running server's, as it was started).
-    ///   `bandwidthLimit`: this process's cap on all its downloads together, bytes a second.
+    /// Runs `body` with the command's one ``DownloadControl`` (see ``control(downloading:catalog:tagging:durability:bandwidthLimit:agentArguments:)``),
+    /// closed afterwards whatever happens.
     func withControl<T>(
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, _ body: (any DownloadControl) async throws -> T
     ) async throws -> T {
-        let control: any DownloadControl
-        let agent = AgentAddress.resolve(for: resolved)
-        if let server = ServerInfo.read(from: resolved) {
-            control = RemoteDownloadControl(server: server)
-        } else if case .running(let pid) = agent.probe() {
-            control = RemoteDownloadControl(agent: agent, pid: pid)
-        } else {
-            control = LocalDownloadControl.forCommand(
-                home: resolved, catalog: try CatalogOptions.configuration(of: catalog),
-                downloading: downloading, tagging: tagging, durability: durability, bandwidthLimit: bandwidthLimit)
-        }
+        let (control, _) = try await control(
+            downloading: downloading, catalog: catalog, tagging: tagging, durability: durability,
+            bandwidthLimit: bandwidthLimit)
         return try await control.closing { try await body($0) }
+    }
+
+    /// The command's one ``DownloadControl``: the running agent's when there is one, else the
+    /// running `halftunes serve`'s (commands never open the session beside either), else — given
+    /// `agentArguments`, unless `HALFTUNES_AGENT=0` — an agent started now with them, else this
+    /// process's own, opened when first needed.
+    ///
+    /// - Parameters:
+    ///   - downloading: Whether downloads may run in this process (`download`, `resume`);
+    ///     `false` for commands that only look or edit.
+    ///   - tagging: Whether this process's downloads get their tags (a running owner's are as it was started).
+    ///   - durability: What this process's downloads survive.
+    ///   - bandwidthLimit: This process's cap on all its downloads together, bytes a second.
+    ///   - agentArguments: The options of an agent this command may start (`nil`: it starts none).
+    /// - Returns: The control, and whether it is an agent started now (with `agentArguments`).
+    func control(
+        downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
+        durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil
+    ) async throws -> (any DownloadControl, startedAgent: Bool) {
+        let home = resolved
+        let agent = AgentAddress.resolve(for: home)
+        if case .running(let pid) = agent.probe() { return (RemoteDownloadControl(agent: agent, pid: pid), false) }
+        if let server = ServerInfo.read(from: home) { return (RemoteDownloadControl(server: server), false) }
+        if let agentArguments, AgentLauncher.isEnabled() {
+            do {
+                let (pid, started) = try await AgentLauncher.ensureRunning(
+                    home: home, address: agent, arguments: agentArguments)
+                return (RemoteDownloadControl(agent: agent, pid: pid), started)
+            } catch {
+                // A safe way on: the downloads run here, as with HALFTUNES_AGENT=0.
+                Terminal.warn("\(error); downloading in this process (they stop when it ends)")
+            }
+        }
+        let local = LocalDownloadControl.forCommand(
+            home: home, catalog: try CatalogOptions.configuration(of: catalog),
+            downloading: downloading, tagging: tagging, durability: durability, bandwidthLimit: bandwidthLimit)
+        return (local, false)
     }
 }

@@ -5,30 +5,42 @@ import HalfTunesKit
     import Glibc
 #endif
 
-/// Starts a home's agent when none runs: `halftunes agent` as a process of its own session (a
-/// closed terminal's SIGHUP never reaches it), standard input from /dev/null, its output appended
-/// to `agent.log` in the home. Two commands starting one at once end with one agent: the loser's
-/// agent finds the lock taken and exits, and both talk to the winner.
-enum AgentLauncher {
-    /// The running agent's process, started now if need be.
+/// Starts a home's agent when none runs: through systemd where `scripts/install` put its user
+/// unit, else `halftunes agent` as a process of its own session (a closed terminal's SIGHUP never
+/// reaches it), standard input from /dev/null, its output appended to `agent.log` in the home.
+/// Two commands starting one at once end with one agent: the loser's agent finds the lock taken
+/// and exits, and both talk to the winner.
+///
+/// `HALFTUNES_AGENT=0` (or `off`, `no`, `false`) turns this off: commands then download in
+/// their own process, as in a container or a script that wants no process left behind.
+public enum AgentLauncher {
+    /// Whether commands may start an agent, as `HALFTUNES_AGENT` says (unset: yes).
+    public static func isEnabled(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let value = environment["HALFTUNES_AGENT"]?.lowercased() else { return true }
+        return !["0", "off", "no", "false"].contains(value)
+    }
+
+    /// The running agent's process, started now if need be, and whether it was started now.
     ///
     /// - Parameter arguments: The agent's options after `agent` (the command's catalog, say).
     /// - Throws: ``DownloadError``: the socket's folder is unusable, or the agent did not start
     ///   (with the last line it logged).
-    static func ensureRunning(
+    public static func ensureRunning(
         home: HalfTunesHome, address: AgentAddress, arguments: [String], timeout: Duration = .seconds(10)
-    ) async throws -> Int32 {
-        if case .running(let pid) = address.probe() { return pid }
+    ) async throws -> (pid: Int32, started: Bool) {
+        if case .running(let pid) = address.probe() { return (pid, false) }
         try address.prepareFolder()
         let log = home.root.appendingPathComponent("agent.log")
         do { try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true) } catch {
             throw DownloadError(.badInput, "cannot create the home \(home.root.path): \(error.localizedDescription)")
         }
-        let child = try spawn(["agent", "--home", home.root.path] + arguments, log: log.path)
+        // Through systemd where its unit starts the same agent; else a process of our own.
+        let systemd = await startThroughSystemd(address: address, arguments: arguments)
+        let child = systemd ? 0 : try spawn(["agent", "--home", home.root.path] + arguments, log: log.path)
         let deadline = ContinuousClock.now + timeout
-        var exited = false
+        var exited = systemd
         while ContinuousClock.now < deadline {
-            if case .running(let pid) = address.probe() { return pid }
+            if case .running(let pid) = address.probe() { return (pid, true) }
             var status: Int32 = 0
             // An agent that ended at once lost the race to another (which is then probed) or failed.
             if !exited, waitpid(child, &status, WNOHANG) == child {
@@ -36,6 +48,10 @@ enum AgentLauncher {
                 guard lastLine(of: log)?.contains("an agent already runs") == true else { break }
             }
             try await Task.sleep(for: .milliseconds(20))
+        }
+        if systemd {
+            throw DownloadError(
+                .internalError, "the HalfTunes agent did not start (journalctl --user -u \(unitName) says why)")
         }
         let said = lastLine(of: log).map { ": \($0)" } ?? ""
         throw DownloadError(.internalError, "the HalfTunes agent did not start\(said) (its log: \(log.path))")
@@ -79,7 +95,7 @@ enum AgentLauncher {
     /// Closes every descriptor above 2 in the child: glibc's `addclosefrom_np` (2.34 and later,
     /// looked up at run time: Swift's Glibc module does not declare it), else each descriptor
     /// open now.
-    private static func closeOthers(in actions: inout posix_spawn_file_actions_t) {
+    static func closeOthers(in actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
             _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)

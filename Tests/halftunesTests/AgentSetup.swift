@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A home, a catalog and a runtime folder of the test's own (the agent's socket goes there).
+struct AgentSetup {
+    let home: URL
+    let runtime: URL
+    let environment: [String: String]
+
+    init(folder: URL, catalog: URL) throws {
+        home = folder.appendingPathComponent("home")
+        runtime = folder.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        environment = [
+            "HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString, "XDG_RUNTIME_DIR": runtime.path,
+            "HALFTUNES_AGENT": "1",
+        ]
+    }
+
+    /// The folder the agent's socket is in.
+    var socketFolder: URL { runtime.appendingPathComponent("halftunes") }
+
+    func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(try BuiltProducts.halftunes, arguments, environment: environment ?? self.environment)
+    }
+
+    /// Starts an agent and waits until it listens; returns it and its socket's path.
+    func startAgent(_ extra: [String] = ["--idle-exit", "0"]) async throws -> (ChildProcess, String) {
+        let agent = try ChildProcess(try BuiltProducts.halftunes, ["agent"] + extra, environment: environment)
+        let socket: String? = await agent.waitForLine { line in
+            line.range(of: " listening on ").map { String(line[$0.upperBound...].split(separator: " ")[0]) }
+        }
+        guard let socket else {
+            let result = await agent.wait()
+            Issue.record("the agent did not start: \(result.stderr)")
+            throw CancellationError()
+        }
+        return (agent, socket)
+    }
+    /// The running agent's process, as `agent --status` names it (`nil`: none runs).
+    func agentPID(environment: [String: String]? = nil) async throws -> Int32? {
+        let status = try await run(["agent", "--status"], environment: environment)
+        guard status.status == 0, let range = status.stdout.firstRange(of: "process ") else { return nil }
+        return Int32(status.stdout[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Stops the agent a command started (SIGTERM), and waits until it has gone.
+    func stopAgent(environment: [String: String]? = nil) async throws {
+        guard let pid = try await agentPID(environment: environment) else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<200 where kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(25)) }
+    }
+
+    /// Runs `body`, then stops the agent its commands started, however `body` ended.
+    func stoppingAgent(environment: [String: String]? = nil, _ body: () async throws -> Void) async throws {
+        do { try await body() } catch {
+            try? await stopAgent(environment: environment)
+            throw error
+        }
+        try await stopAgent(environment: environment)
+    }
+
+    /// The library's entries of `list --json`, by track id.
+    func library() async throws -> [Int: [String: Any]] {
+        let list = try await run(["list", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+        let entries = listed?["library"] as? [[String: Any]] ?? []
+        return Dictionary(entries.compactMap { entry in (entry["id"] as? Int).map { ($0, entry) } }) { first, _ in first }
+    }
+}
