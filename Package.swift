@@ -76,7 +76,11 @@ let package = Package(
         // The URLSession-shaped layer over the engine, which it re-exports: `import Transfers` gives both.
         .target(
             name: "Transfers",
-            dependencies: ["TransferEngine", "NetworkBasics", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "TransferEngine", "NetworkBasics", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "HalfTunesKit",
@@ -199,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DownloadServiceExampleTests",
-            dependencies: ["DownloadService", "Transfers", "TestSupport", "DemoCatalog"],
+            dependencies: ["DownloadService", "Transfers", "NetworkBasics", "TestSupport", "DemoCatalog"],
             path: "Examples/DownloadService/Tests/DownloadServiceExampleTests"),
         .testTarget(
             name: "halftunesTests",

@@ -5,11 +5,11 @@ import Foundation
 /// (upper-case `HTTP_PROXY` excepted, as curl excepts it: a CGI program's environment takes it
 /// from a request's `Proxy:` header), none for the hosts `no_proxy` names; `--proxy URL` in place
 /// of the environment's proxies. Pure.
-public struct ProxySettings: Sendable, Hashable {
+public struct ProxySettings: Sendable, Hashable, Codable {
     /// A proxy server.
-    public struct Server: Sendable, Hashable, CustomStringConvertible {
+    public struct Server: Sendable, Hashable, Codable, CustomStringConvertible {
         /// How the proxy is spoken to.
-        public enum Kind: String, Sendable, Hashable { case http, socks5 }
+        public enum Kind: String, Sendable, Hashable, Codable { case http, socks5 }
         public var kind: Kind
         public var host: String
         public var port: Int

@@ -47,8 +47,10 @@ public final class ChildProcess: Sendable {
             process.executableURL = executable
             process.arguments = arguments
         }
-        // halftunes downloads in its own process unless a test asks for the agent (HALFTUNES_AGENT=1).
-        process.environment = ProcessInfo.processInfo.environment.merging(["HALFTUNES_AGENT": "0"]) { $1 }
+        // halftunes downloads, and a background ResumableURLSession runs, in its own process unless
+        // a test asks for the agent (HALFTUNES_AGENT=1, TRANSFERS_AGENT=<path>).
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["HALFTUNES_AGENT": "0", "TRANSFERS_AGENT": "0"]) { $1 }
             .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let stdoutPipe = Pipe()

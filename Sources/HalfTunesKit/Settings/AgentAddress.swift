@@ -55,7 +55,7 @@ public struct AgentAddress: Sendable, Hashable {
     }
 
     /// The most bytes of a socket's path (`sun_path` less its final zero).
-    static let maximumPathBytes = 107
+    static let maximumPathBytes = PeerCredentials.maximumSocketPathBytes
 
     /// Creates the folder (mode 0700) if it is missing, then checks it as ``checkFolder()`` does.
     ///
@@ -108,34 +108,16 @@ public struct AgentAddress: Sendable, Hashable {
     /// Connects to the socket to see who answers (the peer's credentials, `SO_PEERCRED`), and
     /// hangs up without a request.
     public func probe() -> Probe {
-        guard FileManager.default.fileExists(atPath: socket.path) else { return .absent }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .absent }
-        defer { close(fd) }
-        guard Self.connect(fd, to: socket.path) else { return errno == ECONNREFUSED ? .stale : .absent }
-        guard let credentials = PeerCredentials.of(socket: fd) else { return .stale }
-        guard credentials.uid == geteuid() else { return .foreign(uid: credentials.uid) }
-        return .running(pid: credentials.pid)
+        switch PeerCredentials.probe(socketAt: socket.path) {
+        case .absent: .absent
+        case .refused: .stale
+        case .answered(let peer) where peer.uid != geteuid(): .foreign(uid: peer.uid)
+        case .answered(let peer): .running(pid: peer.pid)
+        }
     }
 
     /// Removes a stale socket file (one nobody listens on).
     public func removeStaleSocket() { if probe() == .stale { unlink(socket.path) } }
-
-    private static func connect(_ fd: Int32, to path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count <= maximumPathBytes else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
-    }
 
     /// FNV-1a, 64 bits, in hex: a short stable name for a home's path.
     static func hash(_ text: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import NetworkBasics
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +34,7 @@ extension AgentLauncher {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        closeOthers(in: &actions)
+        DetachedProcess.closeOthers(in: &actions)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

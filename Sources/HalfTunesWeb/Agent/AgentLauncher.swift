@@ -1,13 +1,13 @@
 import Foundation
 import HalfTunesKit
+import NetworkBasics
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Starts a home's agent when none runs: through systemd where `scripts/install` put its user
-/// unit, else `halftunes agent` as a process of its own session (a closed terminal's SIGHUP never
-/// reaches it), standard input from /dev/null, its output appended to `agent.log` in the home.
+/// unit, else `halftunes agent` as a ``DetachedProcess``, its output appended to `agent.log` in the home.
 /// Two commands starting one at once end with one agent: the loser's agent finds the lock taken
 /// and exits, and both talk to the winner.
 ///
@@ -61,49 +61,8 @@ public enum AgentLauncher {
     private static func spawn(_ arguments: [String], log: String) throws -> pid_t {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of this process goes with it (a caller waiting for its pipes to close, say).
-        closeOthers(in: &actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A session of its own, the signals this command handles or ignores back to their defaults.
-        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(String(cString: strerror(result)))")
-        }
-        return pid
-    }
-
-    /// Closes every descriptor above 2 in the child: glibc's `addclosefrom_np` (2.34 and later,
-    /// looked up at run time: Swift's Glibc module does not declare it), else each descriptor
-    /// open now.
-    static func closeOthers(in actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-            return
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 && fcntl(fd, F_GETFD) >= 0 {
-            posix_spawn_file_actions_addclose(&actions, fd)
+        do { return try DetachedProcess.spawn(executable, arguments, log: log) } catch {
+            throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(error.reason)")
         }
     }
 

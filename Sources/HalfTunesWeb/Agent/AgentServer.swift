@@ -44,7 +44,8 @@ public enum AgentServer {
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path
-        let application = web.agentApplication(socket: socket) {
+        let background = BackgroundKeeper(logger: logger) { watch.changed() }
+        let application = web.agentApplication(socket: socket, background: background) {
             say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)")
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -53,23 +54,27 @@ public enum AgentServer {
         if idleExit != nil {
             services.append(
                 .init(
-                    service: IdleExit(watch: watch, web: web, downloads: service),
+                    service: IdleExit(watch: watch, web: web, downloads: service, background: background),
                     successTerminationBehavior: .gracefullyShutdownGroup))
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { unlink(socket) }
         do { try await group.run() } catch {
+            await background.close()
             await service.close()
             throw error
         }
+        await background.close()
     }
 
-    /// Ends the agent once it is idle: no client connected, no download queued or running.
+    /// Ends the agent once it is idle: no client connected, no download queued or running, no
+    /// background session watched or run.
     struct IdleExit: Service {
         let watch: IdleWatch
         let web: WebApp
         let downloads: DownloadService
+        let background: BackgroundKeeper
 
         func run() async throws {
             let events = Task { [watch, downloads] in
@@ -79,10 +84,10 @@ public enum AgentServer {
                 }
             }
             defer { events.cancel() }
-            let (web, downloads) = (web, downloads)
+            let (web, downloads, background) = (web, downloads, background)
             await cancelWhenGracefulShutdown {
                 await watch.wait {
-                    guard web.openConnections == 0 else { return false }
+                    guard web.openConnections == 0, await !background.isBusy else { return false }
                     return await !downloads.downloads().contains { $0.state == .queued || $0.state == .downloading }
                 }
             }

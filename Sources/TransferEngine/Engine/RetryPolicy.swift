@@ -1,6 +1,6 @@
 /// How transient failures are retried: capped exponential backoff with jitter, honouring the
 /// server's `Retry-After` (within reason).
-public struct RetryPolicy: Sendable, Hashable {
+public struct RetryPolicy: Sendable, Hashable, Codable {
     /// Attempts in a row without progress before giving up (an attempt that received bytes starts
     /// the count again, so a flaky but working connection always finishes).
     public var maxAttemptsWithoutProgress: Int

@@ -32,6 +32,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var logger = Logger(label: "ResumableURLSession", factory: { _ in SwiftLogNoOpLogHandler() })
         var deliversHTTPErrorBodies = false
         var isEphemeral = false
+        var usesTransferAgent = true
+        var agentExecutable = TransferAgentLink.defaultExecutable()
     }
 
     private let settings: Mutex<Settings>
@@ -166,6 +168,26 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public var deliversHTTPErrorBodies: Bool {
         get { settings.withLock { $0.deliversHTTPErrorBodies } }
         set { settings.withLock { $0.deliversHTTPErrorBodies = newValue } }
+    }
+
+    /// Whether a background session hands its tasks to the per-user transfer agent, so that
+    /// they go on after the process ends, as Apple's background sessions do (default `true`).
+    ///
+    /// The agent is `halftunes agent`, listening on `$XDG_RUNTIME_DIR/halftunes/agent.sock`. When
+    /// none answers, the session starts ``agentExecutable``; with none to start, or
+    /// `TRANSFERS_AGENT=0` in the environment, the session's downloads run in this process only
+    /// (said once in its log) and go on at its next launch. Default sessions never use it.
+    public var usesTransferAgent: Bool {
+        get { settings.withLock { $0.usesTransferAgent } }
+        set { settings.withLock { $0.usesTransferAgent = newValue } }
+    }
+
+    /// The transfer agent's executable, started (`<executable> agent`, a process of its own)
+    /// when no agent answers. Default: `TRANSFERS_AGENT` from the environment (an absolute
+    /// path), else `halftunes` on `PATH`; `nil`: an agent already running is used, none started.
+    public var agentExecutable: URL? {
+        get { settings.withLock { $0.agentExecutable } }
+        set { settings.withLock { $0.agentExecutable = newValue } }
     }
 
     /// Where the session logs (default: nowhere).

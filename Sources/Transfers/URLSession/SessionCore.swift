@@ -66,6 +66,8 @@ actor SessionCore {
     var outstandingAtRelaunch: Set<Int>?
     var invalidating = false
     var finalized = false
+    /// The transfer agent holding this background session's claim, while it does.
+    var agentClaim: (link: TransferAgentLink, claim: BackgroundClaim)?
 
     init(
         configuration: ResumableURLSessionConfiguration, folders: SessionFolders, delegate: DelegateBox,
@@ -93,6 +95,7 @@ actor SessionCore {
     private func open() async {
         let identifier = configuration.identifier ?? "session"
         do {
+            await claimFromAgent()
             let engine = try await TransferSession.open(
                 identifier: identifier, directory: folders.journal, configuration: configuration.engineConfiguration,
                 logger: logger)
@@ -104,6 +107,7 @@ actor SessionCore {
             Task { for await event in events { await self.handle(event) } }
         } catch {
             logger.error("cannot open the session", metadata: ["identifier": "\(identifier)", "error": "\(error)"])
+            await releaseToAgent()
             let failure = URLError.download(error, url: nil)
             openFailure = failure
             deliverToSession { delegate, session in delegate?.urlSession(session, didBecomeInvalidWithError: failure) }
@@ -292,6 +296,7 @@ actor SessionCore {
     func finalizeIfDone() async {
         guard invalidating, tasks.isEmpty, dataTasks.isEmpty, !finalized else { return }
         finalized = true
+        await releaseToAgent()
         await engine?.close()
         if folders.isTemporary { try? FileManager.default.removeItem(at: folders.journal) }
         let box = delegateBox

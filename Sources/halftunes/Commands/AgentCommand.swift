@@ -53,11 +53,15 @@ struct AgentCommand: AsyncParsableCommand {
             let control = RemoteDownloadControl(agent: address, pid: pid)
             let listing = try await control.listing(ListingQuery(limit: 1))
             let running = listing.downloads.filter { $0.state == .downloading || $0.state == .queued }.count
+            let sessions = try await BackgroundSessionSummary.list(agent: address).map {
+                "\n  \($0.identifier) (\($0.running ? "downloading: its process \($0.pid) ended" : "process \($0.pid)")) \($0.directory)"
+            }
             Terminal.write(
                 """
                 The agent runs: process \(pid), socket \(address.socket.path)
                 Home: \(home.root.path)
                 Downloads: \(listing.downloads.count) (\(running) queued or running); library: \(listing.libraryCount ?? listing.library.count) tracks
+                Background sessions: \(sessions.count)\(sessions.joined())
 
                 """)
         }

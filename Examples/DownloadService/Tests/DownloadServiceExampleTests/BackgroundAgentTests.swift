@@ -1,0 +1,166 @@
+import DemoCatalog
+import Foundation
+import NetworkBasics
+import TestSupport
+import Testing
+import Transfers
+
+/// The example's background session handed to the transfer agent (`halftunes agent`, started by
+/// the session itself): killed with SIGKILL, its downloads go on without it, and the next process
+/// with its identifier is handed the files.
+@Suite("download-service and the transfer agent", .timeLimit(.minutes(1)))
+struct BackgroundAgentTests {
+    /// The example's environment: its state, the agent's socket and home all in `folder`, the agent
+    /// named by `TRANSFERS_AGENT`.
+    private func environment(_ folder: URL, catalog: URL) throws -> [String: String] {
+        [
+            "XDG_STATE_HOME": folder.path, "XDG_RUNTIME_DIR": folder.appendingPathComponent("run").path,
+            "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": folder.path,
+            "HALFTUNES_CATALOG": catalog.absoluteString,
+            "TRANSFERS_AGENT": try BuiltProducts.executable("halftunes").path,
+        ]
+    }
+
+    @Test(
+        "killed with SIGKILL mid-download: the agent finishes both files; the next process gets both and the end of events once")
+    func agentFinishesAfterKill() async throws {
+        try await withDemoCatalog { catalog, base in
+            let ids = [1014, 1015]
+            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: id) }
+            try await withTemporaryDirectory { folder in
+                let environment = try environment(folder, catalog: base)
+                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
+                defer { stopAgent(socket: socket) }
+                let music = folder.appendingPathComponent("Music")
+                let first = try ChildProcess(
+                    try BuiltProducts.executable("download-service"),
+                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
+                    environment: environment)
+                for id in ids {
+                    let seen = await first.waitForLine { line -> Bool? in
+                        let fields = line.split(separator: " ")
+                        return fields.count == 4 && fields[1] == "\(id).wav" && (Int(fields[2]) ?? 0) >= 100_000 ? true : nil
+                    }
+                    #expect(seen == true, "\(first.stdoutSoFar)")
+                }
+                // The session started the agent, which answers on its socket as this user.
+                guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else {
+                    Issue.record("no agent answers on \(socket)")
+                    return
+                }
+                #expect(agent.pid != first.pid)
+                let status = try await ChildProcess(
+                    try BuiltProducts.executable("halftunes"), ["agent", "--status"], environment: environment
+                ).wait()
+                #expect(status.stdout.contains("The agent runs: process \(agent.pid)"), "\(status.stdout)\(status.stderr)")
+                #expect(status.stdout.contains("Background sessions: 1\n  org.example.songs (process \(first.pid))"), "\(status.stdout)")
+
+                first.signal(SIGKILL)
+                #expect(await first.wait().signaled)
+                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+
+                // With no process of the example left, the agent finishes both files in the session's folder.
+                let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
+                let sizes = try Set(ids.map { try #require(catalog.preview(for: $0)).data.count })
+                let finished = await eventually(within: .seconds(30)) {
+                    let names = filesIn(downloads)
+                    guard names.count == 2, names.allSatisfy({ $0.hasSuffix(".download") }) else { return false }
+                    let onDisk = names.compactMap {
+                        (try? FileManager.default.attributesOfItem(atPath: downloads.appendingPathComponent($0).path))?[.size]
+                            as? Int
+                    }
+                    return Set(onDisk) == sizes
+                }
+                #expect(finished, "\(filesIn(downloads))")
+                let requests = catalog.previewRequests.count
+                for id in ids {
+                    // The server's log: the agent asked only for what the killed process had not written.
+                    let asked = catalog.previewRequests.filter { $0.trackId == id }
+                    #expect(asked.count == 2, "\(asked)")
+                    #expect(asked.last?.status == 206)
+                    let offset = try #require(asked.last?.range.flatMap { Int($0.dropFirst(6).dropLast()) })
+                    #expect(offset >= 100_000)
+                    let size = try #require(catalog.preview(for: id)).data.count
+                    #expect(catalog.bytesSent(for: id) <= size + 128 * 1024)
+                }
+
+                let relaunched = try await ChildProcess(
+                    try BuiltProducts.executable("download-service"),
+                    ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
+                ).wait()
+                #expect(relaunched.status == 0, "\(relaunched.stderr)")
+                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+                for id in ids {
+                    let preview = try #require(catalog.preview(for: id))
+                    #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
+                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+                }
+                // Handed over from disk: nothing fetched again.
+                #expect(catalog.previewRequests.count == requests)
+                #expect(filesIn(downloads).isEmpty)
+            }
+        }
+    }
+
+    @Test(
+        "a new process while the agent still downloads: the agent hands the session back, the process finishes from the bytes on disk"
+    )
+    func handedBackWhileRunning() async throws {
+        try await withDemoCatalog { catalog, base in
+            let ids = [1016, 1017]
+            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
+            try await withTemporaryDirectory { folder in
+                let environment = try environment(folder, catalog: base)
+                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
+                defer { stopAgent(socket: socket) }
+                let music = folder.appendingPathComponent("Music")
+                let first = try ChildProcess(
+                    try BuiltProducts.executable("download-service"),
+                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
+                    environment: environment)
+                for id in ids {
+                    _ = await first.waitForLine { line -> Bool? in
+                        let fields = line.split(separator: " ")
+                        return fields.count == 4 && fields[1] == "\(id).wav" && (Int(fields[2]) ?? 0) >= 50_000 ? true : nil
+                    }
+                }
+                first.signal(SIGKILL)
+                #expect(await first.wait().signaled)
+                // The agent asks for the rest of each file, slowly.
+                let agentAsked = await eventually(within: .seconds(20)) {
+                    ids.allSatisfy { id in catalog.previewRequests.filter { $0.trackId == id }.count == 2 }
+                }
+                #expect(agentAsked, "\(catalog.previewRequests)")
+                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+
+                let relaunched = try await ChildProcess(
+                    try BuiltProducts.executable("download-service"),
+                    ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
+                ).wait()
+                #expect(relaunched.status == 0, "\(relaunched.stderr)")
+                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+                for id in ids {
+                    let preview = try #require(catalog.preview(for: id))
+                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+                    // The new process went on where the agent stopped: a third request, for the rest.
+                    let asked = catalog.previewRequests.filter { $0.trackId == id }
+                    #expect(asked.count == 3, "\(asked)")
+                    #expect(asked.last?.status == 206)
+                    #expect(lines.contains { $0.hasPrefix("resumed \(id).wav ") }, "\(lines)")
+                    #expect(catalog.bytesSent(for: id) <= preview.data.count + 2 * 128 * 1024)
+                }
+            }
+        }
+    }
+
+    /// Stops the agent that answers on `socket`, waiting until it has ended.
+    private func stopAgent(socket: String) {
+        guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else { return }
+        kill(agent.pid, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while kill(agent.pid, 0) == 0, ContinuousClock.now < deadline { usleep(20_000) }
+    }
+}
