@@ -54,7 +54,8 @@ struct BackgroundAgentTests {
                     try BuiltProducts.executable("halftunes"), ["agent", "--status"], environment: environment
                 ).wait()
                 #expect(status.stdout.contains("The agent runs: process \(agent.pid)"), "\(status.stdout)\(status.stderr)")
-                #expect(status.stdout.contains("Background sessions: 1\n  org.example.songs (process \(first.pid))"), "\(status.stdout)")
+                let listed = "Background sessions: 1\n  org.example.songs (process \(first.pid))"
+                #expect(status.stdout.contains(listed), "\(status.stdout)")
 
                 first.signal(SIGKILL)
                 #expect(await first.wait().signaled)
