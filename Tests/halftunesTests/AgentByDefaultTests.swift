@@ -60,11 +60,7 @@ struct AgentByDefaultTests {
                         try await Task.sleep(for: .milliseconds(50))
                         library = try await setup.library()
                     }
-                    for id in ids {
-                        let file = try #require(library[id]?["file"] as? String, "\(id) not in the library: \(library.keys)")
-                        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                        #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
-                    }
+                    try setup.expectByteExact(ids, in: library, catalog: catalog)
                 }
             }
         }
@@ -95,11 +91,7 @@ struct AgentByDefaultTests {
                     let second = try #require(try await setup.agentPID())
                     #expect(second != first)
                     let library = try await setup.library()
-                    for id in ids {
-                        let file = try #require(library[id]?["file"] as? String, "\(id) not in the library")
-                        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                        #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
-                    }
+                    try setup.expectByteExact(ids, in: library, catalog: catalog)
                 }
             }
         }
@@ -144,11 +136,7 @@ struct AgentByDefaultTests {
                     #expect(waited.status == 0, "\(waited.stdout) \(waited.stderr)")
                     let library = try await setup.library()
                     #expect(library.keys.sorted() == [1001, 1002])
-                    for id in [1001, 1002] {
-                        let file = try #require(library[id]?["file"] as? String)
-                        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                        #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
-                    }
+                    try setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
                 }
             }
         }

@@ -1,3 +1,4 @@
+import DemoCatalog
 import Foundation
 import TestSupport
 import Testing
@@ -71,5 +72,14 @@ struct AgentSetup {
         let listed = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
         let entries = listed?["library"] as? [[String: Any]] ?? []
         return Dictionary(entries.compactMap { entry in (entry["id"] as? Int).map { ($0, entry) } }) { first, _ in first }
+    }
+
+    /// Checks that each of `ids` is in `library` with the catalog's audio, byte for byte.
+    func expectByteExact(_ ids: [Int], in library: [Int: [String: Any]], catalog: DemoCatalog) throws {
+        for id in ids {
+            let file = try #require(library[id]?["file"] as? String, "\(id) not in the library: \(library.keys.sorted())")
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+        }
     }
 }

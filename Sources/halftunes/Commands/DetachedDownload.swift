@@ -6,18 +6,9 @@ import HalfTunesWeb
 /// after this command has returned.
 enum DetachedDownload {
     static func run(_ command: DownloadCommand) async throws {
-        let home = command.homeOptions.resolved
-        let control: RemoteDownloadControl
-        let address = AgentAddress.resolve(for: home)
-        if case .running(let pid) = address.probe() {
-            control = RemoteDownloadControl(agent: address, pid: pid)
-        } else if let server = ServerInfo.read(from: home) {
-            control = RemoteDownloadControl(server: server)
-        } else {
-            let arguments = command.downloading.agentArguments(catalog: command.catalogOptions)
-            let (pid, _) = try await AgentLauncher.ensureRunning(home: home, address: address, arguments: arguments)
-            control = RemoteDownloadControl(agent: address, pid: pid)
-        }
+        let arguments = command.downloading.agentArguments(catalog: command.catalogOptions)
+        // Given arguments, an agent is started when none runs: never nil.
+        guard let (control, _) = try await command.homeOptions.remoteControl(agentArguments: arguments) else { return }
         var ids = command.trackIDs
         for album in command.album { ids += try await AlbumDownload.trackIDs(of: album, through: control) }
         var seen = Set<Int>()

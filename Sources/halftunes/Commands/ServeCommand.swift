@@ -21,18 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The agent this server is a client of: started with its options, or named when they do not apply.
     private var agentLink: AgentLink {
-        var arguments = catalogOptions.forwarded
-        var notes: [String] = []
-        if tagging.noTags {
-            arguments.append("--no-tags")
-            notes.append("note: --no-tags does not apply: the running agent downloads, tagging as it was started")
-        }
-        if let limit = rate.limitRate {
-            arguments += ["--limit-rate", limit]
-            notes.append(
-                "note: --limit-rate does not apply: the running agent downloads as it was started (halftunes limit-rate)")
-        }
-        return AgentLink(arguments: arguments, notes: notes)
+        AgentLink(
+            arguments: AgentForwarding.arguments(catalog: catalogOptions, tagging: tagging, rate: rate),
+            notes: AgentForwarding.notes(owner: "the running agent", tagging: tagging, rate: rate))
     }
 
     func run() async throws {

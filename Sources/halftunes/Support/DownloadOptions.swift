@@ -10,11 +10,7 @@ struct DownloadOptions: ParsableArguments {
 
     /// The same options, with `catalog`'s, for an agent the command starts.
     func agentArguments(catalog: CatalogOptions) -> [String] {
-        var arguments = catalog.forwarded
-        if tagging.noTags { arguments.append("--no-tags") }
-        if let rate = rate.limitRate { arguments += ["--limit-rate", rate] }
-        if durability.durability != .powerLoss { arguments += ["--durability", durability.durability.rawValue] }
-        return arguments
+        AgentForwarding.arguments(catalog: catalog, tagging: tagging, rate: rate, durability: durability.durability)
     }
 
     /// Runs `body` with the downloading control of `home` — the agent's, started with these
@@ -36,16 +32,36 @@ struct DownloadOptions: ParsableArguments {
             case .server: owner = "the running server"
             case .agent: owner = "the running agent"
             }
-            if tagging.noTags {
-                Terminal.say("note: --no-tags does not apply: \(owner) downloads, tagging as it was started")
-            }
-            if rate.limitRate != nil {
-                Terminal.say("note: --limit-rate does not apply: \(owner) downloads, as it was started")
-            }
-            if durability.durability != .powerLoss {
-                Terminal.say("note: --durability does not apply: \(owner) downloads, as it was started")
-            }
+            let notes = AgentForwarding.notes(
+                owner: owner, tagging: tagging, rate: rate, durability: durability.durability)
+            for note in notes { Terminal.say(note) }
             return try await body(control, nil)
         }
+    }
+}
+
+/// The options a command forwards to an agent it starts, and the notes naming those that do not
+/// apply to an agent (or server) already running, which downloads as it was started.
+enum AgentForwarding {
+    static func arguments(
+        catalog: CatalogOptions, tagging: TaggingOption, rate: RateOption, durability: DurabilityOption.Choice = .powerLoss
+    ) -> [String] {
+        var arguments = catalog.forwarded
+        if tagging.noTags { arguments.append("--no-tags") }
+        if let rate = rate.limitRate { arguments += ["--limit-rate", rate] }
+        if durability != .powerLoss { arguments += ["--durability", durability.rawValue] }
+        return arguments
+    }
+
+    static func notes(
+        owner: String, tagging: TaggingOption, rate: RateOption, durability: DurabilityOption.Choice = .powerLoss
+    ) -> [String] {
+        var notes: [String] = []
+        if tagging.noTags { notes.append("note: --no-tags does not apply: \(owner) downloads, tagging as it was started") }
+        if rate.limitRate != nil {
+            notes.append("note: --limit-rate does not apply: \(owner) downloads, as it was started (halftunes limit-rate)")
+        }
+        if durability != .powerLoss { notes.append("note: --durability does not apply: \(owner) downloads, as it was started") }
+        return notes
     }
 }

@@ -43,23 +43,32 @@ struct HomeOptions: ParsableArguments {
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil
     ) async throws -> (any DownloadControl, startedAgent: Bool) {
-        let home = resolved
-        let agent = AgentAddress.resolve(for: home)
-        if case .running(let pid) = agent.probe() { return (RemoteDownloadControl(agent: agent, pid: pid), false) }
-        if let server = ServerInfo.read(from: home) { return (RemoteDownloadControl(server: server), false) }
-        if let agentArguments, AgentLauncher.isEnabled() {
-            do {
-                let (pid, started) = try await AgentLauncher.ensureRunning(
-                    home: home, address: agent, arguments: agentArguments)
-                return (RemoteDownloadControl(agent: agent, pid: pid), started)
-            } catch {
-                // A safe way on: the downloads run here, as with HALFTUNES_AGENT=0.
-                Terminal.warn("\(error); downloading in this process (they stop when it ends)")
+        do {
+            if let (remote, started) = try await remoteControl(agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil) {
+                return (remote, started)
             }
+        } catch {
+            // A safe way on: the downloads run here, as with HALFTUNES_AGENT=0.
+            Terminal.warn("\(error); downloading in this process (they stop when it ends)")
         }
+        let home = resolved
         let local = LocalDownloadControl.forCommand(
             home: home, catalog: try CatalogOptions.configuration(of: catalog),
             downloading: downloading, tagging: tagging, durability: durability, bandwidthLimit: bandwidthLimit)
         return (local, false)
+    }
+
+    /// The running agent's control, else the running server's, else — given `agentArguments` —
+    /// an agent's started now with them; `nil` when none runs and none is to be started.
+    ///
+    /// - Throws: ``DownloadError`` when the agent cannot start.
+    func remoteControl(agentArguments: [String]?) async throws -> (RemoteDownloadControl, startedAgent: Bool)? {
+        let home = resolved
+        let agent = AgentAddress.resolve(for: home)
+        if case .running(let pid) = agent.probe() { return (RemoteDownloadControl(agent: agent, pid: pid), false) }
+        if let server = ServerInfo.read(from: home) { return (RemoteDownloadControl(server: server), false) }
+        guard let agentArguments else { return nil }
+        let (pid, started) = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: agentArguments)
+        return (RemoteDownloadControl(agent: agent, pid: pid), started)
     }
 }
