@@ -9,21 +9,28 @@ import NetworkBasics
 extension AgentLauncher {
     /// The user unit that runs the default home's agent (`scripts/install` puts it there).
     static let unitName = "halftunes-agent.service"
+    /// Its socket unit: systemd listens on the agent's socket and starts the agent on the first
+    /// connection, handing it the socket.
+    static let socketUnitName = "halftunes-agent.socket"
 
     /// Asks systemd to start the agent, where that starts the same agent this command would: the
     /// unit is installed, the home is the default one, and the command neither passes options nor
     /// sets `HALFTUNES_…` variables the unit's process would not see. Then the agent runs in its
     /// own unit (its log in the journal); `true` when `systemctl --user start` took the request.
+    /// Where the socket unit is installed that is what is started: the agent then starts on the
+    /// first connection to it.
     static func startThroughSystemd(
         address: AgentAddress, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Bool {
         let unaffected: Set<String> = ["HALFTUNES_AGENT", "HALFTUNES_LOG"]
+        let installed = [socketUnitName, unitName].filter {
+            FileManager.default.fileExists(atPath: unitFolder(environment).appendingPathComponent($0).path)
+        }
         guard arguments.isEmpty, address.socket.lastPathComponent == "agent.sock",
             !environment.keys.contains(where: { $0.hasPrefix("HALFTUNES_") && !unaffected.contains($0) }),
-            FileManager.default.fileExists(atPath: unitFolder(environment).appendingPathComponent(unitName).path),
-            let systemctl = executable("systemctl", environment: environment)
+            let unit = installed.first, let systemctl = executable("systemctl", environment: environment)
         else { return false }
-        return await run(systemctl.path, ["--user", "start", "--no-block", unitName]) == 0
+        return await run(systemctl.path, ["--user", "start", "--no-block", unit]) == 0
     }
 
     /// Runs `executable` with `arguments`, nothing of this process's open but /dev/null as its

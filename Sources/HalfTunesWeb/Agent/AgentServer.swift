@@ -30,10 +30,16 @@ public enum AgentServer {
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration,
         say: @escaping @Sendable (String) -> Void
     ) async throws {
+        // Socket activation: systemd bound the socket (halftunes-agent.socket) and keeps it;
+        // otherwise the agent binds it, and removes it when it ends.
+        let inherited: Int32?
+        do { inherited = try SocketActivation.listener(at: address.socket.path) } catch {
+            throw DownloadError(.badInput, "\(error)")
+        }
         try address.prepareFolder()
         let lock = try AgentLock(address)
         defer { lock.release() }
-        address.removeStaleSocket()
+        if inherited == nil { address.removeStaleSocket() }
         let logger = Logger(label: "halftunes.agent")
         let service = try await WebServer.openDownloads(
             home: home, tagging: tagging, trustRoots: catalogConfiguration.trustRoots,
@@ -45,11 +51,16 @@ public enum AgentServer {
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path
         let background = BackgroundKeeper(logger: logger) { watch.changed() }
-        let application = web.agentApplication(socket: socket, background: background) {
-            say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)")
+        let status = AgentStatus(
+            pid: getpid(), socket: socket, home: home.root.path, socketActivated: inherited != nil, backgroundSessions: [])
+        let listener = web.agentListener(
+            source: inherited.map { .inherited($0, path: socket) } ?? .path(socket), background: background, status: status
+        ) {
+            let handed = inherited == nil ? "" : " (the socket systemd handed it)"
+            say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)\(handed)")
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: DownloadsLifecycle(service)), .init(service: application),
+            .init(service: DownloadsLifecycle(service)), .init(service: listener),
         ]
         if idleExit != nil {
             services.append(
@@ -59,7 +70,8 @@ public enum AgentServer {
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        defer { unlink(socket) }
+        // systemd's socket stays, to start the next agent on the next connection.
+        defer { if inherited == nil { unlink(socket) } }
         do { try await group.run() } catch {
             await background.close()
             await service.close()

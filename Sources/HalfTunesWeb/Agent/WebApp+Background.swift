@@ -12,7 +12,6 @@ extension WebApp {
     /// - `PUT /api/background-sessions` with a ``BackgroundClaim``: the claimant owns the session
     ///   now (the agent lets go of it first) and is watched; 204 once it may open the session.
     /// - `DELETE /api/background-sessions?directory=…&pid=…`: the owner closed it for good.
-    /// - `GET /api/background-sessions`: the sessions watched or run (``BackgroundSessionSummary``).
     func addBackgroundRoutes(to router: Router<WebContext>, keeper: BackgroundKeeper) {
         router.put("api/background-sessions") { request, context in
             let body = try await request.body.collect(upTo: 64 * 1024)
@@ -22,13 +21,6 @@ extension WebApp {
             }
             do { try await keeper.claim(claim) } catch { throw DownloadError(error) }
             return Response(status: .noContent)
-        }
-        router.get("api/background-sessions") { _, _ in
-            let sessions = await keeper.sessions().map {
-                BackgroundSessionSummary(
-                    identifier: $0.claim.identifier, directory: $0.claim.directory, pid: $0.claim.pid, running: $0.running)
-            }
-            return try json(sessions)
         }
         router.delete("api/background-sessions") { request, _ in
             let parameters = request.uri.queryParameters
@@ -48,16 +40,32 @@ public struct BackgroundSessionSummary: Codable, Sendable, Hashable {
     public var pid: Int32
     /// Whether the agent runs its transfers now.
     public var running: Bool
+}
 
-    /// The sessions of the agent at `address`.
-    public static func list(agent address: AgentAddress) async throws(DownloadError) -> [BackgroundSessionSummary] {
-        let request = HTTPClientRequest(url: address.url.absoluteString + "/api/background-sessions")
+/// What `GET /api/agent` says of the agent: its process, where it listens, whose downloads it
+/// owns and the background sessions it keeps.
+public struct AgentStatus: Codable, Sendable, Hashable {
+    public var v = 1
+    /// The agent's process.
+    public var pid: Int32
+    /// Its socket.
+    public var socket: String
+    /// The home whose downloads it owns.
+    public var home: String
+    /// Whether systemd bound its socket and started it on a connection (socket activation).
+    public var socketActivated: Bool
+    /// The background sessions it watches or runs.
+    public var backgroundSessions: [BackgroundSessionSummary]
+
+    /// The status of the agent at `address`.
+    public static func read(agent address: AgentAddress) async throws(DownloadError) -> AgentStatus {
+        let request = HTTPClientRequest(url: address.url.absoluteString + "/api/agent")
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 16 << 20)
-            return try JSONDecoder().decode([BackgroundSessionSummary].self, from: Data(buffer: body))
+            return try JSONDecoder().decode(AgentStatus.self, from: Data(buffer: body))
         } catch {
-            throw DownloadError(.upstreamFailure, "cannot read the agent's background sessions: \(error)")
+            throw DownloadError(.upstreamFailure, "cannot read the agent's status on \(address.socket.path): \(error)")
         }
     }
 }

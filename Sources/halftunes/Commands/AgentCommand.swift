@@ -45,21 +45,24 @@ struct AgentCommand: AsyncParsableCommand {
     }
 
     private func sayStatus(home: HalfTunesHome, address: AgentAddress) async throws {
-        guard case .running(let pid) = address.probe() else {
+        guard case .running = address.probe() else {
             Terminal.write("No agent runs for \(home.root.path) (it would listen on \(address.socket.path)).\n")
             throw ExitCode(ExitStatus.of(.notFound))
         }
         try await reportingFailures {
-            let control = RemoteDownloadControl(agent: address, pid: pid)
+            // The agent's own word for its process: a socket systemd holds names systemd's.
+            let status = try await AgentStatus.read(agent: address)
+            let control = RemoteDownloadControl(agent: address, pid: status.pid)
             let listing = try await control.listing(ListingQuery(limit: 1))
             let running = listing.downloads.filter { $0.state == .downloading || $0.state == .queued }.count
-            let sessions = try await BackgroundSessionSummary.list(agent: address).map {
+            let sessions = status.backgroundSessions.map {
                 "\n  \($0.identifier) (\($0.running ? "downloading: its process \($0.pid) ended" : "process \($0.pid)")) \($0.directory)"
             }
+            let activated = status.socketActivated ? " (started by systemd on its socket)" : ""
             Terminal.write(
                 """
-                The agent runs: process \(pid), socket \(address.socket.path)
-                Home: \(home.root.path)
+                The agent runs: process \(status.pid), socket \(status.socket)\(activated)
+                Home: \(status.home)
                 Downloads: \(listing.downloads.count) (\(running) queued or running); library: \(listing.libraryCount ?? listing.library.count) tracks
                 Background sessions: \(sessions.count)\(sessions.joined())
 
