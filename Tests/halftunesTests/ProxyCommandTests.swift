@@ -55,23 +55,31 @@ struct ProxyCommandTests {
         }
     }
 
-    @Test("the catalog lookup and the preview it found share one connection: one CONNECT, one handshake")
-    func lookupSharesTheConnection() async throws {
+    @Test(
+        "the catalog lookup and the preview it found share one connection: one CONNECT, one handshake",
+        arguments: ["in the command", "in the agent"])
+    func lookupSharesTheConnection(downloading where: String) async throws {
         let proxy = try TestProxy()
         defer { proxy.stop() }
         let authority = try TestAuthority()
         try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { catalog, url in
             try await withTemporaryDirectory { folder in
-                let environment = [
-                    "HALFTUNES_HOME": folder.appendingPathComponent("home").path, "HALFTUNES_CATALOG": url.absoluteString,
-                    "https_proxy": proxy.url, "HALFTUNES_NO_TAGS": "1",
-                    "HALFTUNES_CA_BUNDLE": try authority.writePEM(to: folder.appendingPathComponent("ca.pem")).path,
-                ]
-                let download = try await ChildProcess.run(
-                    try BuiltProducts.halftunes, ["download", "1001"], environment: environment)
-                #expect(download.status == 0, "\(download.stderr)")
-                #expect(catalog.previewRequests.count == 1)
-                #expect(proxy.log.all == ["CONNECT localhost:\(url.port!)"], "\(proxy.log.all)")
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                var environment = setup.environment
+                environment["HALFTUNES_AGENT"] = `where` == "in the agent" ? "1" : "0"
+                environment["https_proxy"] = proxy.url
+                environment["HALFTUNES_NO_TAGS"] = "1"
+                environment["HALFTUNES_CA_BUNDLE"] = try authority.writePEM(to: folder.appendingPathComponent("ca.pem")).path
+                try await setup.stoppingAgent(environment: environment) {
+                    let download = try await ChildProcess.run(
+                        try BuiltProducts.halftunes, ["download", "1001"], environment: environment)
+                    #expect(download.status == 0, "\(download.stderr)")
+                    #expect(
+                        try await setup.agentPID(environment: environment) == nil
+                            ? `where` == "in the command" : `where` == "in the agent")
+                    #expect(catalog.previewRequests.count == 1)
+                    #expect(proxy.log.all == ["CONNECT localhost:\(url.port!)"], "\(proxy.log.all)")
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ public actor DownloadService {
     public nonisolated let home: HalfTunesHome
     let session: TransferSession
     /// The session's HTTP clients, for the process's catalog calls to share their connections.
-    nonisolated var httpClients: HTTPClientSet { session.httpClients }
+    public nonisolated var httpClients: HTTPClientSet { session.httpClients }
     nonisolated let library: LibraryStore
     nonisolated let hub = EventHub<DownloadEvent>(bound: DownloadEvent.listenerBound())
     let logger: Logger

@@ -46,7 +46,10 @@ public enum AgentServer {
             proxies: catalogConfiguration.proxies, durability: durability,
             bandwidthLimit: bandwidthLimit)
         let watch = IdleWatch(idle: idleExit ?? .seconds(1))
-        let catalog = try ITunesCatalog(configuration: catalogConfiguration, logger: Logger(label: "halftunes.catalog"))
+        // On the downloads' clients: a lookup and the previews it finds share a connection.
+        let catalog = try ITunesCatalog(
+            configuration: catalogConfiguration, httpClient: service.httpClients.client(for: catalogConfiguration.baseURL),
+            logger: Logger(label: "halftunes.catalog"))
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path

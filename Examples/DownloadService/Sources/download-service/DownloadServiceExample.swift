@@ -199,12 +199,22 @@ extension DownloadServiceExample {
             abstract: "Take up a background session's downloads after its process died, and finish them.")
 
         @OptionGroup var options: SessionOptions
+        @Option(
+            name: .customLong("crash-after-saving"),
+            help: "Kill this process (SIGKILL) inside the delegate once it has saved this many previews: a crash mid-delivery.")
+        var crashAfterSaving: Int?
 
         func run() throws {
             guard options.background != nil else { throw ValidationError("recover needs --background IDENTIFIER") }
             let delivered = DispatchSemaphore(value: 0)
+            let crashAfter = crashAfterSaving
+            nonisolated(unsafe) var saved = 0
             let (service, _) = options.makeService { report in
                 say(describe(report))
+                if case .saved = report {
+                    saved += 1
+                    if saved == crashAfter { kill(getpid(), SIGKILL) }
+                }
                 if case .backgroundEventsDelivered = report { delivered.signal() }
                 if case .invalid = report { delivered.signal() }
             }

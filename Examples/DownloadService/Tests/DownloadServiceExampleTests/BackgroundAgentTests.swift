@@ -157,6 +157,63 @@ struct BackgroundAgentTests {
         }
     }
 
+    @Test("killed inside didFinishDownloadingTo: no event is lost; the next process is handed that file again, then the rest")
+    func killedMidDelivery() async throws {
+        try await withDemoCatalog { catalog, base in
+            let ids = [1018, 1019]
+            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: id) }
+            try await withTemporaryDirectory { folder in
+                let environment = try environment(folder, catalog: base)
+                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
+                defer { stopAgent(socket: socket) }
+                let music = folder.appendingPathComponent("Music")
+                let downloadService = try BuiltProducts.executable("download-service")
+                let first = try ChildProcess(
+                    downloadService,
+                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
+                    environment: environment)
+                _ = await first.waitForLine { $0.hasPrefix("progress ") ? true : nil }
+                first.signal(SIGKILL)
+                _ = await first.wait()
+                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+                // The agent finishes both files while no process of the example runs.
+                let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
+                let finished = await eventually(within: .seconds(30)) {
+                    filesIn(downloads).filter { $0.hasSuffix(".download") }.count == 2
+                }
+                #expect(finished, "\(filesIn(downloads))")
+                let requests = catalog.previewRequests.count
+
+                // Killed inside the delegate, right after saving the first file.
+                let crashed = try await ChildProcess(
+                    downloadService,
+                    ["recover", "--background", "org.example.songs", "--to", music.path, "--crash-after-saving", "1"],
+                    environment: environment
+                ).wait()
+                #expect(crashed.signaled)
+                let crashedLines = crashed.stdout.split(separator: "\n")
+                #expect(crashedLines.filter { $0.hasPrefix("saved ") }.count == 1, "\(crashedLines)")
+                #expect(!crashedLines.contains("background-events-delivered"))
+
+                // The next process: the file it was handed when killed, again, and the other.
+                let relaunched = try await ChildProcess(
+                    downloadService, ["recover", "--background", "org.example.songs", "--to", music.path],
+                    environment: environment
+                ).wait()
+                #expect(relaunched.status == 0, "\(relaunched.stderr)")
+                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+                for id in ids {
+                    #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
+                    let preview = try #require(catalog.preview(for: id))
+                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+                }
+                #expect(catalog.previewRequests.count == requests)
+                #expect(filesIn(downloads).isEmpty)
+            }
+        }
+    }
+
     /// Stops the agent that answers on `socket`, waiting until it has ended.
     private func stopAgent(socket: String) {
         guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else { return }
