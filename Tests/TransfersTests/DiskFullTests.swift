@@ -5,31 +5,6 @@ import Testing
 
 @testable import TransferEngine
 
-/// A real full disk: a tiny tmpfs, where the environment lets the tests mount one (root on Linux).
-enum TinyFilesystem {
-    static let available: Bool = {
-        guard getuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("halftunes-mount-probe-\(getpid())")
-        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: probe) }
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path]) else { return false }
-        _ = run("/bin/umount", [probe.path])
-        return true
-    }()
-
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-}
-
 @Suite(
     "Disk full",
     .enabled(if: TinyFilesystem.available, "cannot mount a tmpfs here (needs root on Linux): the disk-full test is skipped"),
@@ -61,6 +36,34 @@ struct DiskFullTests {
                     #expect(try await session.wait(for: id).state == .completed)
                     #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(catalog.preview(for: 1030)!.data))
                     #expect(catalog.previewRequests.last { $0.trackId == 1030 }?.range == "bytes=\(kept)-")
+                }
+            }
+        }
+    }
+
+    @Test("the journal on the full disk too: the failure is still reported, and the waiter is answered, not left hanging")
+    func journalOnTheFullDisk() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { folder in
+                let tiny = folder.appendingPathComponent("tiny")
+                try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
+                try #require(TinyFilesystem.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", tiny.path]))
+                defer { TinyFilesystem.run("/bin/umount", ["-l", tiny.path]) }
+                // The session's folder, journal and all, on the disk that fills up.
+                try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: tiny) { session, _ in
+                    let events = session.events()
+                    let id = try await session.start(url: previewURL(url, 1030), destination: tiny.appendingPathComponent("song.wav"))
+                    let failed = try await session.wait(for: id)
+                    #expect(failed.state == .failed)
+                    #expect(failed.failure?.code == .diskFull)
+                    var reported = false
+                    for await event in events {
+                        if case .failed(id, let error) = event {
+                            reported = error.code == .diskFull
+                            break
+                        }
+                    }
+                    #expect(reported)
                 }
             }
         }

@@ -167,11 +167,12 @@ extension TransferSession {
                 }
             case .failed(let error):
                 if error.isPermanent { unlink(partial) }
+                // Reported whether or not the journal could record it (a full disk fails both).
+                defer { hub.emit(.failed(id, error: error)) }
                 try apply(.fail, to: id) { record in
                     record.receivedBytes = PartialFile.length(at: partial)
                     record.setFailure(error)
                 }
-                hub.emit(.failed(id, error: error))
             case .stopped:
                 switch intent {
                 case .pause:

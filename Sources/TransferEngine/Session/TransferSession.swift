@@ -263,9 +263,15 @@ public actor TransferSession {
         guard let changed else { throw .unknown(id) }
         let (record, next) = changed
         guard reported else { return record }
-        if journaled { try journalSave([record]) }
+        // Reported even when the journal cannot say so (a full disk): the change has happened,
+        // and whoever waits on the transfer learns of it; the next open finds it unfinished.
+        var unjournaled: TransferError?
+        if journaled {
+            do { try journalSave([record]) } catch { unjournaled = error }
+        }
         hub.emit(.stateChanged(id, next))
         if ![.queued, .running].contains(next) { resumeWaiters(id) }
+        if let unjournaled { throw unjournaled }
         return record
     }
 
