@@ -52,7 +52,8 @@ struct DiskFullTests {
                 // The session's folder, journal and all, on the disk that fills up.
                 try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: tiny) { session, _ in
                     let events = session.events()
-                    let id = try await session.start(url: previewURL(url, 1030), destination: tiny.appendingPathComponent("song.wav"))
+                    let id = try await session.start(
+                        url: previewURL(url, 1030), destination: tiny.appendingPathComponent("song.wav"))
                     let failed = try await session.wait(for: id)
                     #expect(failed.state == .failed)
                     #expect(failed.failure?.code == .diskFull)
