@@ -138,7 +138,7 @@ struct AgentCommandTests {
     }
 
     @Test(
-        "another user's connection is closed unanswered, even with the socket open to all; the agent's user is answered",
+        "another user's connection is closed unanswered, even with the socket open to all; halftunes as that user is refused in one line and writes nothing",
         .enabled(
             if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "a client as another user needs root and setpriv: skipped"))
@@ -164,6 +164,24 @@ struct AgentCommandTests {
                     $0.contains("a connection from uid 65534 refused") ? true : nil
                 }
                 #expect(said == true, "\(agent.stderrSoFar)")
+
+                // halftunes itself as that user, on this home: refused in one line, nothing written.
+                let asNobody = ["--reuid", "65534", "--regid", "65534", "--clear-groups", "--", try BuiltProducts.halftunes.path]
+                for command in [["list"], ["download", "1001"], ["agent", "--status"]] {
+                    let refused = try await ChildProcess.run(
+                        URL(filePath: "/usr/bin/setpriv"), asNobody + command, environment: setup.environment)
+                    #expect(refused.status == 7, "\(command): \(refused.stdout) \(refused.stderr)")
+                    #expect(
+                        refused.stderr
+                            == "halftunes: the agent on \(socket) is another user's (uid \(geteuid())), and so is this "
+                            + "home: use your own (--home, HALFTUNES_HOME, XDG_RUNTIME_DIR)\n")
+                }
+                let written = FileManager.default.enumerator(atPath: folder.path)?.compactMap { name -> String? in
+                    var info = stat()
+                    let path = folder.appendingPathComponent(name as! String).path
+                    return lstat(path, &info) == 0 && info.st_uid == 65534 ? path : nil
+                }
+                #expect(written == [], "files of the refused user: \(written ?? [])")
             }
         }
     }

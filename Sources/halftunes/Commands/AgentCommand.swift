@@ -45,7 +45,10 @@ struct AgentCommand: AsyncParsableCommand {
     }
 
     private func sayStatus(home: HalfTunesHome, address: AgentAddress) async throws {
-        guard case .running = address.probe() else {
+        switch address.probe() {
+        case .running: break
+        case .foreign(let uid): try await reportingFailures { throw HomeOptions.foreign(address, uid: uid) }
+        case .absent, .stale:
             Terminal.write("No agent runs for \(home.root.path) (it would listen on \(address.socket.path)).\n")
             throw ExitCode(ExitStatus.of(.notFound))
         }

@@ -47,6 +47,9 @@ struct HomeOptions: ParsableArguments {
             if let (remote, started) = try await remoteControl(agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil) {
                 return (remote, started)
             }
+        } catch let error as DownloadError where error.code == .forbidden {
+            // Another user's agent: their home is not this command's to open either.
+            throw error
         } catch {
             // A safe way on: the downloads run here, as with HALFTUNES_AGENT=0.
             Terminal.warn("\(error); downloading in this process (they stop when it ends)")
@@ -61,14 +64,28 @@ struct HomeOptions: ParsableArguments {
     /// The running agent's control, else the running server's, else — given `agentArguments` —
     /// an agent's started now with them; `nil` when none runs and none is to be started.
     ///
-    /// - Throws: ``DownloadError`` when the agent cannot start.
+    /// - Throws: ``DownloadError``: `.forbidden` when another user's agent listens on the
+    ///   home's socket (this command then touches neither it nor the home); else when the agent
+    ///   cannot start.
     func remoteControl(agentArguments: [String]?) async throws -> (RemoteDownloadControl, startedAgent: Bool)? {
         let home = resolved
         let agent = AgentAddress.resolve(for: home)
-        if case .running(let pid) = agent.probe() { return (RemoteDownloadControl(agent: agent, pid: pid), false) }
+        switch agent.probe() {
+        case .running(let pid): return (RemoteDownloadControl(agent: agent, pid: pid), false)
+        case .foreign(let uid): throw Self.foreign(agent, uid: uid)
+        case .absent, .stale: break
+        }
         if let server = ServerInfo.read(from: home) { return (RemoteDownloadControl(server: server), false) }
         guard let agentArguments else { return nil }
         let (pid, started) = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: agentArguments)
         return (RemoteDownloadControl(agent: agent, pid: pid), started)
+    }
+
+    /// The error for a home whose agent is another user's.
+    static func foreign(_ agent: AgentAddress, uid: UInt32) -> DownloadError {
+        DownloadError(
+            .forbidden,
+            "the agent on \(agent.socket.path) is another user's (uid \(uid)), and so is this home: "
+                + "use your own (--home, HALFTUNES_HOME, XDG_RUNTIME_DIR)")
     }
 }
