@@ -42,6 +42,7 @@ struct BackgroundRelaunchTests {
 
                 let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "relaunch.test")
                 configuration.stateDirectory = state
+                configuration.usesTransferAgent = false  // this process's alone, whatever agent the machine runs
                 let recorder = DelegateRecorder()
                 let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
                 defer { session.invalidateAndCancel() }

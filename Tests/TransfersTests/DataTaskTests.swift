@@ -167,6 +167,7 @@ struct DataTaskTests {
         try await withTemporaryDirectory { folder in
             let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "data-refused")
             configuration.stateDirectory = folder
+            configuration.usesTransferAgent = false  // this process's alone, whatever agent the machine runs
             let session = ResumableURLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
             let error = await withCheckedContinuation { continuation in

@@ -189,6 +189,7 @@ struct ResumeDataInputTests {
         try await withTemporaryDirectory { folder in
             let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "copy.test")
             configuration.stateDirectory = folder
+            configuration.usesTransferAgent = false  // this process's alone, whatever agent the machine runs
             configuration.httpMaximumConnectionsPerHost = 2
             let session = ResumableURLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
             configuration.httpMaximumConnectionsPerHost = 9

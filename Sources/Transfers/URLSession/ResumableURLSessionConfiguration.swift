@@ -34,6 +34,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var isEphemeral = false
         var usesTransferAgent = true
         var agentExecutable = TransferAgentLink.defaultExecutable()
+        /// The environment the agent's socket is found from (`nil`: this process's).
+        var agentEnvironment: [String: String]?
     }
 
     private let settings: Mutex<Settings>
@@ -188,6 +190,13 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public var agentExecutable: URL? {
         get { settings.withLock { $0.agentExecutable } }
         set { settings.withLock { $0.agentExecutable = newValue } }
+    }
+
+    /// The environment the agent's socket is found from (`XDG_RUNTIME_DIR`, …); `nil`: this
+    /// process's. For tests, which must not reach a real agent of the machine's user.
+    var agentEnvironment: [String: String]? {
+        get { settings.withLock { $0.agentEnvironment } }
+        set { settings.withLock { $0.agentEnvironment = newValue } }
     }
 
     /// Where the session logs (default: nowhere).

@@ -22,10 +22,8 @@ struct TransferAgentLink: Sendable {
     let logger: Logger
 
     /// The link `configuration` asks for; `nil` when it turns the agent off.
-    static func resolve(
-        _ configuration: ResumableURLSessionConfiguration,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> TransferAgentLink? {
+    static func resolve(_ configuration: ResumableURLSessionConfiguration) -> TransferAgentLink? {
+        let environment = configuration.agentEnvironment ?? ProcessInfo.processInfo.environment
         guard configuration.usesTransferAgent else { return nil }
         if let named = environment["TRANSFERS_AGENT"]?.lowercased(), ["0", "off", "no", "false"].contains(named) {
             return nil
