@@ -176,9 +176,10 @@ public final class ResumableURLSessionConfiguration: Sendable {
     /// they go on after the process ends, as Apple's background sessions do (default `true`).
     ///
     /// The agent is `halftunes agent`, listening on `$XDG_RUNTIME_DIR/halftunes/agent.sock`. When
-    /// none answers, the session starts ``agentExecutable``; with none to start, or
-    /// `TRANSFERS_AGENT=0` in the environment, the session's downloads run in this process only
-    /// (said once in its log) and go on at its next launch. Default sessions never use it.
+    /// none answers, the session starts ``agentExecutable``; with none to start the session's
+    /// downloads run in this process only (said once in its log) and go on at its next launch.
+    /// `TRANSFERS_AGENT=0` in the environment turns the agent off, as `false` does. Default
+    /// sessions never use it.
     public var usesTransferAgent: Bool {
         get { settings.withLock { $0.usesTransferAgent } }
         set { settings.withLock { $0.usesTransferAgent = newValue } }
