@@ -121,7 +121,7 @@ struct AgentCommandTests {
         }
     }
 
-    @Test("the socket's folder must be the user's alone: a folder of mode 755 is refused in one line, exit 2")
+    @Test("the socket's folder must be the user's alone: mode 755, or another owner, is refused in one line, exit 2")
     func folderMode() async throws {
         try await withTemporaryDirectory { folder in
             let setup = try AgentSetup(folder: folder, catalog: URL(string: "http://127.0.0.1:9")!)
@@ -133,6 +133,19 @@ struct AgentCommandTests {
                 result.stderr
                     == "halftunes: \(setup.socketFolder.path) is mode 755: the agent needs it 700 (chmod 700 \(setup.socketFolder.path))\n"
             )
+            #expect(filesIn(setup.socketFolder).isEmpty)
+            // Mode 700 but another user's (only root can hand a folder over): refused too.
+            guard geteuid() == 0 else { return }
+            chmod(setup.socketFolder.path, 0o700)
+            chown(setup.socketFolder.path, 65534, 65534)
+            for command in [["agent"], ["download", "--detach", "1001"]] {
+                let refused = try await setup.run(command)
+                #expect(refused.status == 2, "\(command): \(refused.stderr)")
+                #expect(
+                    refused.stderr
+                        == "halftunes: \(setup.socketFolder.path) belongs to uid 65534, not to you (uid 0): the agent will not use it\n",
+                    "\(command)")
+            }
             #expect(filesIn(setup.socketFolder).isEmpty)
         }
     }
