@@ -26,36 +26,22 @@ struct AgentActivationTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: url)
-                let bin = folder.appendingPathComponent("bin")
-                let units = folder.appendingPathComponent("config/systemd/user")
-                for made in [bin, units] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
-                for unit in ["halftunes-agent.socket", "halftunes-agent.service"] {
-                    try "[Unit]\n".write(to: units.appendingPathComponent(unit), atomically: true, encoding: .utf8)
-                }
                 // systemctl's stand-in: asked to start the socket unit, it listens on the socket
                 // as the unit says and starts the agent on the first connection, with the unit's
                 // environment (the manager's runtime and data folders, the catalog).
                 let requests = folder.appendingPathComponent("systemctl.log")
                 let runtime = setup.runtime.path
                 let data = folder.appendingPathComponent("data").path
-                let script = """
-                    #!/bin/sh
-                    echo "$*" >> '\(requests.path)'
-                    [ "$4" = halftunes-agent.socket ] || exit 5
-                    XDG_RUNTIME_DIR='\(runtime)' XDG_DATA_HOME='\(data)' HALFTUNES_CATALOG='\(url.absoluteString)' \\
-                      setsid '\(activator)' -E XDG_RUNTIME_DIR -E XDG_DATA_HOME -E HALFTUNES_CATALOG \\
-                      -l '\(runtime)/halftunes/agent.sock' '\(try BuiltProducts.halftunes.path)' agent --idle-exit 0 \\
-                      </dev/null >'\(folder.path)/activation.log' 2>&1 &
-                    """
-                let systemctl = bin.appendingPathComponent("systemctl")
-                try script.write(to: systemctl, atomically: true, encoding: .utf8)
-                chmod(systemctl.path, 0o755)
-                var environment = setup.environment
-                environment["HALFTUNES_HOME"] = nil
-                environment["HALFTUNES_CATALOG"] = nil
-                environment["XDG_DATA_HOME"] = data
-                environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-                environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                let environment = try setup.withSystemdStandIn(
+                    folder: folder, units: ["halftunes-agent.socket", "halftunes-agent.service"],
+                    script: """
+                        echo "$*" >> '\(requests.path)'
+                        [ "$4" = halftunes-agent.socket ] || exit 5
+                        XDG_RUNTIME_DIR='\(runtime)' XDG_DATA_HOME='\(data)' HALFTUNES_CATALOG='\(url.absoluteString)' \\
+                          setsid '\(activator)' -E XDG_RUNTIME_DIR -E XDG_DATA_HOME -E HALFTUNES_CATALOG \\
+                          -l '\(runtime)/halftunes/agent.sock' '\(try BuiltProducts.halftunes.path)' agent --idle-exit 0 \\
+                          </dev/null >'\(folder.path)/activation.log' 2>&1 &
+                        """)
                 let home = folder.appendingPathComponent("data/halftunes")
                 try await setup.stoppingAgent(environment: environment) {
                     let result = try await ChildProcess.run(

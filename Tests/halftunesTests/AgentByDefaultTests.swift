@@ -147,30 +147,16 @@ struct AgentByDefaultTests {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: url)
-                let bin = folder.appendingPathComponent("bin")
-                let units = folder.appendingPathComponent("config/systemd/user")
-                for made in [bin, units] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
-                try "[Service]\nExecStart=halftunes agent\n".write(
-                    to: units.appendingPathComponent("halftunes-agent.service"), atomically: true, encoding: .utf8)
                 // A stand-in for systemd: it notes what it was asked and starts the agent as the
                 // unit would, with the unit's own environment (the catalog, the default home).
                 let requests = folder.appendingPathComponent("systemctl.log")
                 let agent = try BuiltProducts.halftunes.path
-                let script = """
-                    #!/bin/sh
-                    echo "$*" >> '\(requests.path)'
-                    HALFTUNES_CATALOG='\(url.absoluteString)' setsid '\(agent)' agent --idle-exit 0 </dev/null >/dev/null 2>&1 &
-                    """
-                let systemctl = bin.appendingPathComponent("systemctl")
-                try script.write(to: systemctl, atomically: true, encoding: .utf8)
-                chmod(systemctl.path, 0o755)
-                // The default home (no HALFTUNES_HOME), and no catalog: the agent's is the unit's.
-                var environment = setup.environment
-                environment["HALFTUNES_HOME"] = nil
-                environment["HALFTUNES_CATALOG"] = nil
-                environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
-                environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-                environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                let environment = try setup.withSystemdStandIn(
+                    folder: folder, units: ["halftunes-agent.service"],
+                    script: """
+                        echo "$*" >> '\(requests.path)'
+                        HALFTUNES_CATALOG='\(url.absoluteString)' setsid '\(agent)' agent --idle-exit 0 </dev/null >/dev/null 2>&1 &
+                        """)
                 let home = folder.appendingPathComponent("data/halftunes")
                 try await setup.stoppingAgent(environment: environment) {
                     let result = try await ChildProcess.run(

@@ -82,4 +82,25 @@ struct AgentSetup {
             #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
         }
     }
+
+    /// A user manager's stand-in: `units` installed (empty) in `folder`'s `config/systemd/user`,
+    /// `systemctl` on `PATH` running `script` (`$*`: what it was asked, `$4`: the unit). Returns
+    /// the environment of a command of the default home (no `HALFTUNES_HOME`, no catalog: the
+    /// unit's) with that configuration folder, `folder`'s `data` and the stand-in first on `PATH`.
+    func withSystemdStandIn(folder: URL, units: [String], script: String) throws -> [String: String] {
+        let bin = folder.appendingPathComponent("bin")
+        let unitFolder = folder.appendingPathComponent("config/systemd/user")
+        for made in [bin, unitFolder] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        for unit in units { try "[Unit]\n".write(to: unitFolder.appendingPathComponent(unit), atomically: true, encoding: .utf8) }
+        let systemctl = bin.appendingPathComponent("systemctl")
+        try ("#!/bin/sh\n" + script).write(to: systemctl, atomically: true, encoding: .utf8)
+        chmod(systemctl.path, 0o755)
+        var environment = self.environment
+        environment["HALFTUNES_HOME"] = nil
+        environment["HALFTUNES_CATALOG"] = nil
+        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
+        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
+        environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
 }

@@ -33,17 +33,7 @@ struct BackgroundAgentTests {
                 let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
                 defer { stopAgent(socket: socket) }
                 let music = folder.appendingPathComponent("Music")
-                let first = try ChildProcess(
-                    try BuiltProducts.executable("download-service"),
-                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
-                    environment: environment)
-                for id in ids {
-                    let seen = await first.waitForLine { line -> Bool? in
-                        let fields = line.split(separator: " ")
-                        return fields.count == 4 && fields[1] == "\(id).wav" && (Int(fields[2]) ?? 0) >= 100_000 ? true : nil
-                    }
-                    #expect(seen == true, "\(first.stdoutSoFar)")
-                }
+                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 100_000)
                 // The session started the agent, which answers on its socket as this user.
                 guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else {
                     Issue.record("no agent answers on \(socket)")
@@ -117,16 +107,7 @@ struct BackgroundAgentTests {
                 let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
                 defer { stopAgent(socket: socket) }
                 let music = folder.appendingPathComponent("Music")
-                let first = try ChildProcess(
-                    try BuiltProducts.executable("download-service"),
-                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
-                    environment: environment)
-                for id in ids {
-                    _ = await first.waitForLine { line -> Bool? in
-                        let fields = line.split(separator: " ")
-                        return fields.count == 4 && fields[1] == "\(id).wav" && (Int(fields[2]) ?? 0) >= 50_000 ? true : nil
-                    }
-                }
+                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 50_000)
                 first.signal(SIGKILL)
                 #expect(await first.wait().signaled)
                 // The agent asks for the rest of each file, slowly.
@@ -168,11 +149,7 @@ struct BackgroundAgentTests {
                 defer { stopAgent(socket: socket) }
                 let music = folder.appendingPathComponent("Music")
                 let downloadService = try BuiltProducts.executable("download-service")
-                let first = try ChildProcess(
-                    downloadService,
-                    ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
-                    environment: environment)
-                _ = await first.waitForLine { $0.hasPrefix("progress ") ? true : nil }
+                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 1)
                 first.signal(SIGKILL)
                 _ = await first.wait()
                 for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
@@ -212,6 +189,25 @@ struct BackgroundAgentTests {
                 #expect(filesIn(downloads).isEmpty)
             }
         }
+    }
+
+    /// The example fetching `ids` in the background session `org.example.songs`, returned once
+    /// each has at least `bytes` on disk (as its progress lines say).
+    private func fetching(
+        _ ids: [Int], from base: URL, into music: URL, environment: [String: String], atLeast bytes: Int
+    ) async throws -> ChildProcess {
+        let process = try ChildProcess(
+            try BuiltProducts.executable("download-service"),
+            ["fetch", "--background", "org.example.songs", "--to", music.path] + ids.map { "\(base)/previews/\($0).wav" },
+            environment: environment)
+        for id in ids {
+            let seen = await process.waitForLine { line -> Bool? in
+                let fields = line.split(separator: " ")
+                return fields.count == 4 && fields[1] == "\(id).wav" && (Int(fields[2]) ?? 0) >= bytes ? true : nil
+            }
+            #expect(seen == true, "\(process.stdoutSoFar)")
+        }
+        return process
     }
 
     /// Stops the agent that answers on `socket`, waiting until it has ended.
