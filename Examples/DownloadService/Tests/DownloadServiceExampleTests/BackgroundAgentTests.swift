@@ -25,73 +25,66 @@ struct BackgroundAgentTests {
     @Test(
         "killed with SIGKILL mid-download: the agent finishes both files; the next process gets both and the end of events once")
     func agentFinishesAfterKill() async throws {
-        try await withDemoCatalog { catalog, base in
-            let ids = [1014, 1015]
-            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: id) }
-            try await withTemporaryDirectory { folder in
-                let environment = try environment(folder, catalog: base)
-                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
-                defer { stopAgent(socket: socket) }
-                let music = folder.appendingPathComponent("Music")
-                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 100_000)
-                // The session started the agent, which answers on its socket as this user.
-                guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else {
-                    Issue.record("no agent answers on \(socket)")
-                    return
-                }
-                #expect(agent.pid != first.pid)
-                let status = try await ChildProcess(
-                    try BuiltProducts.executable("halftunes"), ["agent", "--status"], environment: environment
-                ).wait()
-                #expect(status.stdout.contains("The agent runs: process \(agent.pid)"), "\(status.stdout)\(status.stderr)")
-                let listed = "Background sessions: 1\n  org.example.songs (process \(first.pid))"
-                #expect(status.stdout.contains(listed), "\(status.stdout)")
-
-                first.signal(SIGKILL)
-                #expect(await first.wait().signaled)
-                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
-
-                // With no process of the example left, the agent finishes both files in the session's folder.
-                let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
-                let sizes = try Set(ids.map { try #require(catalog.preview(for: $0)).data.count })
-                let finished = await eventually(within: .seconds(30)) {
-                    let names = filesIn(downloads)
-                    guard names.count == 2, names.allSatisfy({ $0.hasSuffix(".download") }) else { return false }
-                    let onDisk = names.compactMap {
-                        (try? FileManager.default.attributesOfItem(atPath: downloads.appendingPathComponent($0).path))?[.size]
-                            as? Int
-                    }
-                    return Set(onDisk) == sizes
-                }
-                #expect(finished, "\(filesIn(downloads))")
-                let requests = catalog.previewRequests.count
-                for id in ids {
-                    // The server's log: the agent asked only for what the killed process had not written.
-                    let asked = catalog.previewRequests.filter { $0.trackId == id }
-                    #expect(asked.count == 2, "\(asked)")
-                    #expect(asked.last?.status == 206)
-                    let offset = try #require(asked.last?.range.flatMap { Int($0.dropFirst(6).dropLast()) })
-                    #expect(offset >= 100_000)
-                    let size = try #require(catalog.preview(for: id)).data.count
-                    #expect(catalog.bytesSent(for: id) <= size + 128 * 1024)
-                }
-
-                let relaunched = try await ChildProcess(
-                    try BuiltProducts.executable("download-service"),
-                    ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
-                ).wait()
-                #expect(relaunched.status == 0, "\(relaunched.stderr)")
-                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
-                for id in ids {
-                    let preview = try #require(catalog.preview(for: id))
-                    #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
-                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
-                }
-                // Handed over from disk: nothing fetched again.
-                #expect(catalog.previewRequests.count == requests)
-                #expect(filesIn(downloads).isEmpty)
+        let ids = [1014, 1015]
+        try await withExample(ids, bytesPerSecond: 400_000) { catalog, base, folder, environment, socket, music in
+            let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 100_000)
+            // The session started the agent, which answers on its socket as this user.
+            guard case .answered(let agent) = PeerCredentials.probe(socketAt: socket) else {
+                Issue.record("no agent answers on \(socket)")
+                return
             }
+            #expect(agent.pid != first.pid)
+            let status = try await ChildProcess(
+                try BuiltProducts.executable("halftunes"), ["agent", "--status"], environment: environment
+            ).wait()
+            #expect(status.stdout.contains("The agent runs: process \(agent.pid)"), "\(status.stdout)\(status.stderr)")
+            let listed = "Background sessions: 1\n  org.example.songs (process \(first.pid))"
+            #expect(status.stdout.contains(listed), "\(status.stdout)")
+
+            first.signal(SIGKILL)
+            #expect(await first.wait().signaled)
+            for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+
+            // With no process of the example left, the agent finishes both files in the session's folder.
+            let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
+            let sizes = try Set(ids.map { try #require(catalog.preview(for: $0)).data.count })
+            let finished = await eventually(within: .seconds(30)) {
+                let names = filesIn(downloads)
+                guard names.count == 2, names.allSatisfy({ $0.hasSuffix(".download") }) else { return false }
+                let onDisk = names.compactMap {
+                    (try? FileManager.default.attributesOfItem(atPath: downloads.appendingPathComponent($0).path))?[.size]
+                        as? Int
+                }
+                return Set(onDisk) == sizes
+            }
+            #expect(finished, "\(filesIn(downloads))")
+            let requests = catalog.previewRequests.count
+            for id in ids {
+                // The server's log: the agent asked only for what the killed process had not written.
+                let asked = catalog.previewRequests.filter { $0.trackId == id }
+                #expect(asked.count == 2, "\(asked)")
+                #expect(asked.last?.status == 206)
+                let offset = try #require(asked.last?.range.flatMap { Int($0.dropFirst(6).dropLast()) })
+                #expect(offset >= 100_000)
+                let size = try #require(catalog.preview(for: id)).data.count
+                #expect(catalog.bytesSent(for: id) <= size + 128 * 1024)
+            }
+
+            let relaunched = try await ChildProcess(
+                try BuiltProducts.executable("download-service"),
+                ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
+            ).wait()
+            #expect(relaunched.status == 0, "\(relaunched.stderr)")
+            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            for id in ids {
+                let preview = try #require(catalog.preview(for: id))
+                #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
+                #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+            }
+            // Handed over from disk: nothing fetched again.
+            #expect(catalog.previewRequests.count == requests)
+            #expect(filesIn(downloads).isEmpty)
         }
     }
 
@@ -99,94 +92,98 @@ struct BackgroundAgentTests {
         "a new process while the agent still downloads: the agent hands the session back, the process finishes from the bytes on disk"
     )
     func handedBackWhileRunning() async throws {
-        try await withDemoCatalog { catalog, base in
-            let ids = [1016, 1017]
-            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
-            try await withTemporaryDirectory { folder in
-                let environment = try environment(folder, catalog: base)
-                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
-                defer { stopAgent(socket: socket) }
-                let music = folder.appendingPathComponent("Music")
-                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 50_000)
-                first.signal(SIGKILL)
-                #expect(await first.wait().signaled)
-                // The agent asks for the rest of each file, slowly.
-                let agentAsked = await eventually(within: .seconds(20)) {
-                    ids.allSatisfy { id in catalog.previewRequests.filter { $0.trackId == id }.count == 2 }
-                }
-                #expect(agentAsked, "\(catalog.previewRequests)")
-                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+        let ids = [1016, 1017]
+        try await withExample(ids, bytesPerSecond: 300_000) { catalog, base, folder, environment, socket, music in
+            let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 50_000)
+            first.signal(SIGKILL)
+            #expect(await first.wait().signaled)
+            // The agent asks for the rest of each file, slowly.
+            let agentAsked = await eventually(within: .seconds(20)) {
+                ids.allSatisfy { id in catalog.previewRequests.filter { $0.trackId == id }.count == 2 }
+            }
+            #expect(agentAsked, "\(catalog.previewRequests)")
+            for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
 
-                let relaunched = try await ChildProcess(
-                    try BuiltProducts.executable("download-service"),
-                    ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
-                ).wait()
-                #expect(relaunched.status == 0, "\(relaunched.stderr)")
-                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
-                for id in ids {
-                    let preview = try #require(catalog.preview(for: id))
-                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
-                    // The new process went on where the agent stopped: a third request, for the rest.
-                    let asked = catalog.previewRequests.filter { $0.trackId == id }
-                    #expect(asked.count == 3, "\(asked)")
-                    #expect(asked.last?.status == 206)
-                    #expect(lines.contains { $0.hasPrefix("resumed \(id).wav ") }, "\(lines)")
-                    #expect(catalog.bytesSent(for: id) <= preview.data.count + 2 * 128 * 1024)
-                }
+            let relaunched = try await ChildProcess(
+                try BuiltProducts.executable("download-service"),
+                ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
+            ).wait()
+            #expect(relaunched.status == 0, "\(relaunched.stderr)")
+            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            for id in ids {
+                let preview = try #require(catalog.preview(for: id))
+                #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+                // The new process went on where the agent stopped: a third request, for the rest.
+                let asked = catalog.previewRequests.filter { $0.trackId == id }
+                #expect(asked.count == 3, "\(asked)")
+                #expect(asked.last?.status == 206)
+                #expect(lines.contains { $0.hasPrefix("resumed \(id).wav ") }, "\(lines)")
+                #expect(catalog.bytesSent(for: id) <= preview.data.count + 2 * 128 * 1024)
             }
         }
     }
 
     @Test("killed inside didFinishDownloadingTo: no event is lost; the next process is handed that file again, then the rest")
     func killedMidDelivery() async throws {
+        let ids = [1018, 1019]
+        try await withExample(ids, bytesPerSecond: 400_000) { catalog, base, folder, environment, socket, music in
+            let downloadService = try BuiltProducts.executable("download-service")
+            let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 1)
+            first.signal(SIGKILL)
+            _ = await first.wait()
+            for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+            // The agent finishes both files while no process of the example runs.
+            let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
+            let finished = await eventually(within: .seconds(30)) {
+                filesIn(downloads).filter { $0.hasSuffix(".download") }.count == 2
+            }
+            #expect(finished, "\(filesIn(downloads))")
+            let requests = catalog.previewRequests.count
+
+            // Killed inside the delegate, right after saving the first file.
+            let crashed = try await ChildProcess(
+                downloadService,
+                ["recover", "--background", "org.example.songs", "--to", music.path, "--crash-after-saving", "1"],
+                environment: environment
+            ).wait()
+            #expect(crashed.signaled)
+            let crashedLines = crashed.stdout.split(separator: "\n")
+            #expect(crashedLines.filter { $0.hasPrefix("saved ") }.count == 1, "\(crashedLines)")
+            #expect(!crashedLines.contains("background-events-delivered"))
+
+            // The next process: the file it was handed when killed, again, and the other.
+            let relaunched = try await ChildProcess(
+                downloadService, ["recover", "--background", "org.example.songs", "--to", music.path],
+                environment: environment
+            ).wait()
+            #expect(relaunched.status == 0, "\(relaunched.stderr)")
+            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            for id in ids {
+                #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
+                let preview = try #require(catalog.preview(for: id))
+                #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
+            }
+            #expect(catalog.previewRequests.count == requests)
+            #expect(filesIn(downloads).isEmpty)
+        }
+    }
+
+    /// Runs `body` with a DemoCatalog whose previews of `ids` are sent at `bytesPerSecond`, a
+    /// folder for the example's state, music and agent, its environment, the agent's socket and
+    /// the music folder; stops the agent afterwards.
+    private func withExample(
+        _ ids: [Int], bytesPerSecond: Int,
+        _ body: (DemoCatalog, URL, URL, [String: String], String, URL) async throws -> Void
+    ) async throws {
         try await withDemoCatalog { catalog, base in
-            let ids = [1018, 1019]
-            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: id) }
+            for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: bytesPerSecond), for: id) }
             try await withTemporaryDirectory { folder in
-                let environment = try environment(folder, catalog: base)
                 let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
                 defer { stopAgent(socket: socket) }
-                let music = folder.appendingPathComponent("Music")
-                let downloadService = try BuiltProducts.executable("download-service")
-                let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 1)
-                first.signal(SIGKILL)
-                _ = await first.wait()
-                for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
-                // The agent finishes both files while no process of the example runs.
-                let downloads = folder.appendingPathComponent("resumable-urlsession/sessions/org.example.songs/downloads")
-                let finished = await eventually(within: .seconds(30)) {
-                    filesIn(downloads).filter { $0.hasSuffix(".download") }.count == 2
-                }
-                #expect(finished, "\(filesIn(downloads))")
-                let requests = catalog.previewRequests.count
-
-                // Killed inside the delegate, right after saving the first file.
-                let crashed = try await ChildProcess(
-                    downloadService,
-                    ["recover", "--background", "org.example.songs", "--to", music.path, "--crash-after-saving", "1"],
-                    environment: environment
-                ).wait()
-                #expect(crashed.signaled)
-                let crashedLines = crashed.stdout.split(separator: "\n")
-                #expect(crashedLines.filter { $0.hasPrefix("saved ") }.count == 1, "\(crashedLines)")
-                #expect(!crashedLines.contains("background-events-delivered"))
-
-                // The next process: the file it was handed when killed, again, and the other.
-                let relaunched = try await ChildProcess(
-                    downloadService, ["recover", "--background", "org.example.songs", "--to", music.path],
-                    environment: environment
-                ).wait()
-                #expect(relaunched.status == 0, "\(relaunched.stderr)")
-                let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-                #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
-                for id in ids {
-                    #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
-                    let preview = try #require(catalog.preview(for: id))
-                    #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
-                }
-                #expect(catalog.previewRequests.count == requests)
-                #expect(filesIn(downloads).isEmpty)
+                try await body(
+                    catalog, base, folder, try environment(folder, catalog: base), socket, folder.appendingPathComponent("Music"))
             }
         }
     }
