@@ -70,13 +70,7 @@ struct BackgroundAgentTests {
                 #expect(catalog.bytesSent(for: id) <= size + 128 * 1024)
             }
 
-            let relaunched = try await ChildProcess(
-                try BuiltProducts.executable("download-service"),
-                ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
-            ).wait()
-            #expect(relaunched.status == 0, "\(relaunched.stderr)")
-            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            let lines = try await recovered(into: music, environment: environment)
             for id in ids {
                 let preview = try #require(catalog.preview(for: id))
                 #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
@@ -104,13 +98,7 @@ struct BackgroundAgentTests {
             #expect(agentAsked, "\(catalog.previewRequests)")
             for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
 
-            let relaunched = try await ChildProcess(
-                try BuiltProducts.executable("download-service"),
-                ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
-            ).wait()
-            #expect(relaunched.status == 0, "\(relaunched.stderr)")
-            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            let lines = try await recovered(into: music, environment: environment)
             for id in ids {
                 let preview = try #require(catalog.preview(for: id))
                 #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
@@ -128,7 +116,6 @@ struct BackgroundAgentTests {
     func killedMidDelivery() async throws {
         let ids = [1018, 1019]
         try await withExample(ids, bytesPerSecond: 400_000) { catalog, base, folder, environment, socket, music in
-            let downloadService = try BuiltProducts.executable("download-service")
             let first = try await fetching(ids, from: base, into: music, environment: environment, atLeast: 1)
             first.signal(SIGKILL)
             _ = await first.wait()
@@ -143,7 +130,7 @@ struct BackgroundAgentTests {
 
             // Killed inside the delegate, right after saving the first file.
             let crashed = try await ChildProcess(
-                downloadService,
+                try BuiltProducts.executable("download-service"),
                 ["recover", "--background", "org.example.songs", "--to", music.path, "--crash-after-saving", "1"],
                 environment: environment
             ).wait()
@@ -153,13 +140,7 @@ struct BackgroundAgentTests {
             #expect(!crashedLines.contains("background-events-delivered"))
 
             // The next process: the file it was handed when killed, again, and the other.
-            let relaunched = try await ChildProcess(
-                downloadService, ["recover", "--background", "org.example.songs", "--to", music.path],
-                environment: environment
-            ).wait()
-            #expect(relaunched.status == 0, "\(relaunched.stderr)")
-            let lines = relaunched.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+            let lines = try await recovered(into: music, environment: environment)
             for id in ids {
                 #expect(lines.filter { $0.hasPrefix("saved \(id).wav ") }.count == 1, "\(lines)")
                 let preview = try #require(catalog.preview(for: id))
@@ -186,6 +167,19 @@ struct BackgroundAgentTests {
                     catalog, base, folder, try environment(folder, catalog: base), socket, folder.appendingPathComponent("Music"))
             }
         }
+    }
+
+    /// The lines of `download-service recover` of the session, which must end well (exit 0)
+    /// having said once that its background events were delivered.
+    private func recovered(into music: URL, environment: [String: String]) async throws -> [String] {
+        let relaunched = try await ChildProcess(
+            try BuiltProducts.executable("download-service"),
+            ["recover", "--background", "org.example.songs", "--to", music.path], environment: environment
+        ).wait()
+        #expect(relaunched.status == 0, "\(relaunched.stderr)")
+        let lines = relaunched.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == "background-events-delivered" }.count == 1, "\(lines)")
+        return lines
     }
 
     /// The example fetching `ids` in the background session `org.example.songs`, returned once
