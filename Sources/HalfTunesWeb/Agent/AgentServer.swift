@@ -37,6 +37,9 @@ public enum AgentServer {
             throw DownloadError(.badInput, "\(error)")
         }
         try address.prepareFolder()
+        // One that answers already (or a socket systemd listens on for one, which the probe
+        // starts): this one is not needed.
+        if inherited == nil, case .running(let pid) = address.probe() { throw AgentLock.alreadyRunning(address, pid: pid) }
         let lock = try AgentLock(address)
         defer { lock.release() }
         if inherited == nil { address.removeStaleSocket() }
@@ -121,9 +124,15 @@ struct AgentLock: ~Copyable {
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
-            let who = if case .running(let pid) = address.probe() { " (process \(pid))" } else { "" }
-            throw DownloadError(.conflict, "an agent already runs for this home\(who), on \(address.socket.path)")
+            let pid: Int32? = if case .running(let pid) = address.probe() { pid } else { nil }
+            throw Self.alreadyRunning(address, pid: pid)
         }
+    }
+
+    /// The error of a second agent for a home.
+    static func alreadyRunning(_ address: AgentAddress, pid: Int32?) -> DownloadError {
+        DownloadError(
+            .conflict, "an agent already runs for this home\(pid.map { " (process \($0))" } ?? ""), on \(address.socket.path)")
     }
 
     func release() { close(fd) }
