@@ -23,4 +23,29 @@ public enum TinyFilesystem {
         process.waitUntilExit()
         return process.terminationStatus == 0
     }
+
+    /// Runs `body` with a tmpfs of `size` (mount's notation: `512k`, `1m`) mounted at
+    /// `folder/tiny`, unmounted afterwards however `body` ends.
+    public static func withMounted<T>(in folder: URL, size: String, _ body: (URL) async throws -> T) async throws -> T {
+        let tiny = folder.appendingPathComponent("tiny")
+        try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", tiny.path]) else {
+            throw MountFailure(what: "mount a tmpfs of \(size) at \(tiny.path)")
+        }
+        defer { run("/bin/umount", ["-l", tiny.path]) }
+        return try await body(tiny)
+    }
+
+    /// Gives the tmpfs at `tiny` a new size: room made, or taken.
+    public static func resize(_ tiny: URL, to size: String) throws {
+        guard run("/bin/mount", ["-o", "remount,size=\(size)", tiny.path]) else {
+            throw MountFailure(what: "resize \(tiny.path) to \(size)")
+        }
+    }
+
+    /// A mount that failed.
+    public struct MountFailure: Error, CustomStringConvertible {
+        public let what: String
+        public var description: String { "cannot \(what)" }
+    }
 }

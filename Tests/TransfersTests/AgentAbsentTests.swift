@@ -15,10 +15,7 @@ struct AgentAbsentTests {
     func noAgent() async throws {
         try await withDemoCatalog { catalog, base in
             try await withTemporaryDirectory { folder in
-                let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "no-agent.test")
-                configuration.stateDirectory = folder.appendingPathComponent("state")
-                // An empty runtime folder of the test's own: nothing listens there.
-                configuration.agentEnvironment = ["XDG_RUNTIME_DIR": folder.appendingPathComponent("run").path]
+                let configuration = background("no-agent.test", in: folder)
                 configuration.agentExecutable = nil
                 let log = ClientLoggingTests.Recorder()
                 configuration.logger = log.logger(.info)
@@ -44,11 +41,7 @@ struct AgentAbsentTests {
     func turnedOff() async throws {
         try await withDemoCatalog { catalog, base in
             try await withTemporaryDirectory { folder in
-                let configuration = ResumableURLSessionConfiguration.background(withIdentifier: "agent-off.test")
-                configuration.stateDirectory = folder.appendingPathComponent("state")
-                configuration.agentEnvironment = [
-                    "XDG_RUNTIME_DIR": folder.appendingPathComponent("run").path, "TRANSFERS_AGENT": "0",
-                ]
+                let configuration = background("agent-off.test", in: folder, environment: ["TRANSFERS_AGENT": "0"])
                 let log = ClientLoggingTests.Recorder()
                 configuration.logger = log.logger(.trace)
                 let recorder = DelegateRecorder()
@@ -61,5 +54,18 @@ struct AgentAbsentTests {
                 #expect(log.messages.withLock { $0.filter { $0.message.contains("transfer agent") } }.isEmpty)
             }
         }
+    }
+
+    /// A background configuration whose state and agent's socket are in `folder`: an empty
+    /// runtime folder of the test's own, where nothing listens (plus `environment`).
+    private func background(
+        _ identifier: String, in folder: URL, environment: [String: String] = [:]
+    ) -> ResumableURLSessionConfiguration {
+        let configuration = ResumableURLSessionConfiguration.background(withIdentifier: identifier)
+        configuration.stateDirectory = folder.appendingPathComponent("state")
+        configuration.agentEnvironment = environment.merging(["XDG_RUNTIME_DIR": folder.appendingPathComponent("run").path]) {
+            $1
+        }
+        return configuration
     }
 }

@@ -14,28 +14,26 @@ struct DiskFullTests {
     func diskFull() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let tiny = folder.appendingPathComponent("tiny")
-                try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
-                try #require(TinyFilesystem.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", tiny.path]))
-                defer { TinyFilesystem.run("/bin/umount", ["-l", tiny.path]) }
-                try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: folder) { session, _ in
-                    let destination = tiny.appendingPathComponent("song.wav")
-                    let id = try await session.start(url: previewURL(url, 1030), destination: destination)
-                    let failed = try await session.wait(for: id)
-                    #expect(failed.state == .failed)
-                    #expect(failed.failure?.code == .diskFull)
-                    #expect(failed.failure?.message.contains("no space left") == true)
-                    #expect(failed.failure?.isPermanent == false)
-                    let kept = PartialFile.length(at: destination.path + ".part")
-                    #expect(kept > 0)
-                    #expect(!FileManager.default.fileExists(atPath: destination.path))
+                try await TinyFilesystem.withMounted(in: folder, size: "512k") { tiny in
+                    try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: folder) { session, _ in
+                        let destination = tiny.appendingPathComponent("song.wav")
+                        let id = try await session.start(url: previewURL(url, 1030), destination: destination)
+                        let failed = try await session.wait(for: id)
+                        #expect(failed.state == .failed)
+                        #expect(failed.failure?.code == .diskFull)
+                        #expect(failed.failure?.message.contains("no space left") == true)
+                        #expect(failed.failure?.isPermanent == false)
+                        let kept = PartialFile.length(at: destination.path + ".part")
+                        #expect(kept > 0)
+                        #expect(!FileManager.default.fileExists(atPath: destination.path))
 
-                    // Make room, then resume: it continues from what was kept.
-                    try #require(TinyFilesystem.run("/bin/mount", ["-o", "remount,size=4m", tiny.path]))
-                    try await session.resume(id)
-                    #expect(try await session.wait(for: id).state == .completed)
-                    #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(catalog.preview(for: 1030)!.data))
-                    #expect(catalog.previewRequests.last { $0.trackId == 1030 }?.range == "bytes=\(kept)-")
+                        // Make room, then resume: it continues from what was kept.
+                        try TinyFilesystem.resize(tiny, to: "4m")
+                        try await session.resume(id)
+                        #expect(try await session.wait(for: id).state == .completed)
+                        #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(catalog.preview(for: 1030)!.data))
+                        #expect(catalog.previewRequests.last { $0.trackId == 1030 }?.range == "bytes=\(kept)-")
+                    }
                 }
             }
         }
@@ -45,26 +43,24 @@ struct DiskFullTests {
     func journalOnTheFullDisk() async throws {
         try await withDemoCatalog { _, url in
             try await withTemporaryDirectory { folder in
-                let tiny = folder.appendingPathComponent("tiny")
-                try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
-                try #require(TinyFilesystem.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", tiny.path]))
-                defer { TinyFilesystem.run("/bin/umount", ["-l", tiny.path]) }
-                // The session's folder, journal and all, on the disk that fills up.
-                try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: tiny) { session, _ in
-                    let events = session.events()
-                    let id = try await session.start(
-                        url: previewURL(url, 1030), destination: tiny.appendingPathComponent("song.wav"))
-                    let failed = try await session.wait(for: id)
-                    #expect(failed.state == .failed)
-                    #expect(failed.failure?.code == .diskFull)
-                    var reported = false
-                    for await event in events {
-                        if case .failed(id, let error) = event {
-                            reported = error.code == .diskFull
-                            break
+                try await TinyFilesystem.withMounted(in: folder, size: "512k") { tiny in
+                    // The session's folder, journal and all, on the disk that fills up.
+                    try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries), folder: tiny) { session, _ in
+                        let events = session.events()
+                        let id = try await session.start(
+                            url: previewURL(url, 1030), destination: tiny.appendingPathComponent("song.wav"))
+                        let failed = try await session.wait(for: id)
+                        #expect(failed.state == .failed)
+                        #expect(failed.failure?.code == .diskFull)
+                        var reported = false
+                        for await event in events {
+                            if case .failed(id, let error) = event {
+                                reported = error.code == .diskFull
+                                break
+                            }
                         }
+                        #expect(reported)
                     }
-                    #expect(reported)
                 }
             }
         }

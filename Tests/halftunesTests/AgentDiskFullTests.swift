@@ -14,36 +14,36 @@ struct AgentDiskFullTests {
     func diskFull() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
-                let tiny = folder.appendingPathComponent("tiny")
-                try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
                 // Room for the indexes, not for a preview (1.3 MB).
-                try #require(TinyFilesystem.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", tiny.path]))
-                defer { TinyFilesystem.run("/bin/umount", ["-l", tiny.path]) }
-                let setup = try AgentSetup(folder: folder, catalog: url)
-                var environment = setup.environment
-                environment["HALFTUNES_HOME"] = tiny.appendingPathComponent("home").path
-                environment["HALFTUNES_NO_TAGS"] = "1"
-                try await setup.stoppingAgent(environment: environment) {
-                    let full = try await setup.run(["download", "1030"], environment: environment)
-                    #expect(full.status == 8, "stdout: \(full.stdout)\nstderr: \(full.stderr)")
-                    // The track's line says why, once (the display's lines are on standard output).
-                    let said = full.stdout.split(separator: "\n").filter { $0.contains("failed: no space left on the device") }
-                    #expect(said.count == 1, "\(full.stdout)")
-                    let agent = try #require(try await setup.agentPID(environment: environment), "the agent is gone")
-                    let kept = catalog.bytesSent(for: 1030)
-                    #expect(kept > 0)
+                try await TinyFilesystem.withMounted(in: folder, size: "1m") { tiny in
+                    let setup = try AgentSetup(folder: folder, catalog: url)
+                    var environment = setup.environment
+                    environment["HALFTUNES_HOME"] = tiny.appendingPathComponent("home").path
+                    environment["HALFTUNES_NO_TAGS"] = "1"
+                    try await setup.stoppingAgent(environment: environment) {
+                        let full = try await setup.run(["download", "1030"], environment: environment)
+                        #expect(full.status == 8, "stdout: \(full.stdout)\nstderr: \(full.stderr)")
+                        // The track's line says why, once (the display's lines are on standard output).
+                        let said = full.stdout.split(separator: "\n").filter {
+                            $0.contains("failed: no space left on the device")
+                        }
+                        #expect(said.count == 1, "\(full.stdout)")
+                        let agent = try #require(try await setup.agentPID(environment: environment), "the agent is gone")
+                        let kept = catalog.bytesSent(for: 1030)
+                        #expect(kept > 0)
 
-                    try #require(TinyFilesystem.run("/bin/mount", ["-o", "remount,size=8m", tiny.path]))
-                    let resumed = try await setup.run(["resume", "1030"], environment: environment)
-                    #expect(resumed.status == 0, "\(resumed.stdout) \(resumed.stderr)")
-                    #expect(try await setup.agentPID(environment: environment) == agent)
-                    let library = filesIn(tiny.appendingPathComponent("home/library"))
-                    let file = try #require(library.first { $0.contains("[1030]") }, "\(library)")
-                    let data = try Data(contentsOf: tiny.appendingPathComponent("home/library").appendingPathComponent(file))
-                    #expect(data == catalog.preview(for: 1030)!.data)
-                    // The rest, from where the disk filled up.
-                    let last = try #require(catalog.previewRequests.last { $0.trackId == 1030 })
-                    #expect(last.range != nil && last.status == 206, "\(catalog.previewRequests)")
+                        try TinyFilesystem.resize(tiny, to: "8m")
+                        let resumed = try await setup.run(["resume", "1030"], environment: environment)
+                        #expect(resumed.status == 0, "\(resumed.stdout) \(resumed.stderr)")
+                        #expect(try await setup.agentPID(environment: environment) == agent)
+                        let library = filesIn(tiny.appendingPathComponent("home/library"))
+                        let file = try #require(library.first { $0.contains("[1030]") }, "\(library)")
+                        let data = try Data(contentsOf: tiny.appendingPathComponent("home/library").appendingPathComponent(file))
+                        #expect(data == catalog.preview(for: 1030)!.data)
+                        // The rest, from where the disk filled up.
+                        let last = try #require(catalog.previewRequests.last { $0.trackId == 1030 })
+                        #expect(last.range != nil && last.status == 206, "\(catalog.previewRequests)")
+                    }
                 }
             }
         }

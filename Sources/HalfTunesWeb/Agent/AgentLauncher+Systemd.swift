@@ -23,12 +23,12 @@ extension AgentLauncher {
         address: AgentAddress, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Bool {
         let unaffected: Set<String> = ["HALFTUNES_AGENT", "HALFTUNES_LOG"]
-        let installed = [socketUnitName, unitName].filter {
-            FileManager.default.fileExists(atPath: unitFolder(environment).appendingPathComponent($0).path)
-        }
         guard arguments.isEmpty, address.socket.lastPathComponent == "agent.sock",
             !environment.keys.contains(where: { $0.hasPrefix("HALFTUNES_") && !unaffected.contains($0) }),
-            let unit = installed.first, let systemctl = executable("systemctl", environment: environment)
+            let unit = [socketUnitName, unitName].first(where: {
+                FileManager.default.fileExists(atPath: unitFolder(environment).appendingPathComponent($0).path)
+            }),
+            let systemctl = executable("systemctl", environment: environment)
         else { return false }
         return await run(systemctl.path, ["--user", "start", "--no-block", unit]) == 0
     }

@@ -20,25 +20,22 @@ import ServiceLifecycle
 ///
 /// On graceful shutdown it stops accepting, and ends once every connection has closed.
 struct AgentListener: Service {
-    /// Where the connections come from.
-    enum Source: Sendable {
-        /// A listening descriptor systemd passed (``SocketActivation``), bound at `path`.
-        case inherited(Int32, path: String)
-        /// A socket bound now at this path.
-        case path(String)
-    }
-
-    let source: Source
+    /// The socket's path.
+    let socket: String
+    /// The listening descriptor systemd passed (``SocketActivation``), bound at `socket`; `nil`:
+    /// the socket is bound now.
+    let inherited: Int32?
     let channel: PeerCheckedChannel
     let logger: Logger
     let onReady: @Sendable () async -> Void
 
     /// A listener over `router`, answering as `serverName`.
     init(
-        source: Source, router: Router<WebContext>, serverName: String, limits: ConnectionLimits,
+        socket: String, inherited: Int32?, router: Router<WebContext>, serverName: String, limits: ConnectionLimits,
         connections: ConnectionCount, logger: Logger, onReady: @escaping @Sendable () async -> Void
     ) {
-        self.source = source
+        self.socket = socket
+        self.inherited = inherited
         self.channel = PeerCheckedChannel(
             inner: GuardedHTTP1Channel(
                 responder: Self.responder(router: router, serverName: serverName, logger: logger), limits: limits,
@@ -56,15 +53,13 @@ struct AgentListener: Service {
                 }
             }
         let (channel, logger) = (channel, logger)
-        let server: NIOAsyncChannel<PeerCheckedChannel.Value, Never>
-        switch source {
-        case .inherited(let fd, let path):
-            server = try await bootstrap.bind(NIOBSDSocket.Handle(fd)) { channel.setup(channel: $0, logger: logger) }
-            chmod(path, 0o600)
-        case .path(let path):
-            server = try await bootstrap.bind(unixDomainSocketPath: path) { channel.setup(channel: $0, logger: logger) }
-            chmod(path, 0o600)
-        }
+        let server: NIOAsyncChannel<PeerCheckedChannel.Value, Never> =
+            if let inherited {
+                try await bootstrap.bind(NIOBSDSocket.Handle(inherited)) { channel.setup(channel: $0, logger: logger) }
+            } else {
+                try await bootstrap.bind(unixDomainSocketPath: socket) { channel.setup(channel: $0, logger: logger) }
+            }
+        chmod(socket, 0o600)
         await onReady()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in

@@ -57,10 +57,8 @@ public enum AgentServer {
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path
         let background = BackgroundKeeper(logger: logger) { watch.changed() }
-        let status = AgentStatus(
-            pid: getpid(), socket: socket, home: home.root.path, socketActivated: inherited != nil, backgroundSessions: [])
         let listener = web.agentListener(
-            source: inherited.map { .inherited($0, path: socket) } ?? .path(socket), background: background, status: status
+            socket: socket, inherited: inherited, home: home.root.path, background: background
         ) {
             let handed = inherited == nil ? "" : " (the socket systemd handed it)"
             say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)\(handed)")

@@ -47,12 +47,3 @@ struct PeerCheckedChannel: ServerChildChannel {
         await inner.handle(value: value, logger: logger)
     }
 }
-
-extension HTTPServerBuilder {
-    /// HTTP/1 with the app's connection limits, for this user's processes only.
-    static func peerCheckedHTTP1(limits: ConnectionLimits, connections: ConnectionCount) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            PeerCheckedChannel(inner: GuardedHTTP1Channel(responder: responder, limits: limits, connections: connections))
-        }
-    }
-}

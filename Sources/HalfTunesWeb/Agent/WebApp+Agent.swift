@@ -4,14 +4,16 @@ import TransferEngine
 
 extension WebApp {
     /// The agent's face: the JSON API, its events and the library's files — no page, no token —
-    /// on the Unix socket `source` names, for this user's processes only (``PeerCheckedChannel``).
+    /// on the Unix socket at `socket`, for this user's processes only (``PeerCheckedChannel``),
+    /// and `GET /api/agent` (``AgentStatus``).
     ///
     /// - Parameters:
+    ///   - inherited: The listening socket systemd passed (`nil`: bound here).
+    ///   - home: The folder of the home whose downloads the agent owns.
     ///   - background: Where background sessions' claims go (``addBackgroundRoutes(to:keeper:)``).
-    ///   - status: What `GET /api/agent` answers, but for its background sessions (the keeper's).
-    ///   - onReady: Called once the socket listens (made mode 0600 first when bound here).
+    ///   - onReady: Called once the socket listens (made mode 0600 first).
     func agentListener(
-        source: AgentListener.Source, background: BackgroundKeeper, status: AgentStatus,
+        socket: String, inherited: Int32?, home: String, background: BackgroundKeeper,
         onReady: @escaping @Sendable () async -> Void
     ) -> AgentListener {
         let router = Router(context: WebContext.self)
@@ -21,16 +23,17 @@ extension WebApp {
         addLibraryFileRoutes(to: router)
         addBackgroundRoutes(to: router, keeper: background)
         router.get("api/agent") { _, _ in
-            var answer = status
-            answer.backgroundSessions = await background.sessions().map {
+            let sessions = await background.sessions().map {
                 BackgroundSessionSummary(
                     identifier: $0.claim.identifier, directory: $0.claim.directory, pid: $0.claim.pid, running: $0.running)
             }
-            return try json(answer)
+            return try json(
+                AgentStatus(
+                    pid: getpid(), socket: socket, home: home, socketActivated: inherited != nil, backgroundSessions: sessions))
         }
         return AgentListener(
-            source: source, router: router, serverName: "HalfTunes agent", limits: limits, connections: connections,
-            logger: logger, onReady: onReady)
+            socket: socket, inherited: inherited, router: router, serverName: "HalfTunes agent", limits: limits,
+            connections: connections, logger: logger, onReady: onReady)
     }
 
     /// Connections open now (the agent's clients).
