@@ -28,7 +28,8 @@ public enum MediaDuration {
                 else { return nil }
                 var size = UInt64(header.uint32BE(at: 0))
                 if size == 1, header.count == 16 { size = header.uint64BE(at: 8) }
-                guard size >= 8 else { return nil }
+                // A size that would carry the next box past what a file can hold ends the walk.
+                guard size >= 8, size <= UInt64(Int64.max) - offset else { return nil }
                 if header[4..<8].elementsEqual("moov".utf8) {
                     guard size < 64 << 20, (try? handle.seek(toOffset: offset)) != nil,
                         let moov = try? handle.read(upToCount: Int(size)).map(Array.init)

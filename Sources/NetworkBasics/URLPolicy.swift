@@ -7,6 +7,7 @@ public enum URLPolicy {
         guard let scheme = url.scheme?.lowercased() else { return "it has no scheme" }
         guard scheme == "http" || scheme == "https" else { return "only http and https are supported, not \(scheme)" }
         guard let host = url.host, !host.isEmpty else { return "it has no host" }
+        if let port = url.port, !(1...65535).contains(port) { return "its port \(port) is not a port (1 to 65535)" }
         return nil
     }
 

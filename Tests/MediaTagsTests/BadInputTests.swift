@@ -90,4 +90,45 @@ struct BadInputTests {
         #expect(Artwork(bytes: Array("<svg xmlns=…>".utf8)) == nil)
         #expect(Artwork(bytes: []) == nil)
     }
+    static func uint64(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    /// A file with its `moov` before its `mdat`, whose only track's 64-bit chunk offset table holds `offset`.
+    static func moovFirst(chunkOffset offset: UInt64) -> [UInt8] {
+        let co64 = box("co64", [0, 0, 0, 0, 0, 0, 0, 1] + uint64(offset))
+        let track = box("trak", box("mdia", box("minf", box("stbl", co64))))
+        return ftyp + box("moov", box("mvhd", [UInt8](repeating: 0, count: 100)) + track) + box("mdat", [1, 2, 3])
+    }
+
+    @Test(
+        "a 64-bit chunk offset that moving the audio would carry past Int64 is a malformed file, not a crash",
+        arguments: [UInt64(Int64.max) - 5, UInt64(Int64.max), UInt64.max, 1 << 63])
+    func co64Overflow(_ offset: UInt64) {
+        #expect(throws: MediaTagError.self) { try MediaTagger.tag(Self.moovFirst(chunkOffset: offset), with: Self.tags) }
+    }
+
+    @Test("a 64-bit chunk offset inside the file still moves with the audio")
+    func co64Moves() throws {
+        let file = Self.moovFirst(chunkOffset: 200)
+        let (_, tagged) = try MediaTagger.tag(file, with: Self.tags)
+        let at = try #require(tagged.indices.dropLast(20).first { tagged[$0..<$0 + 4].elementsEqual("co64".utf8) })
+        let moved = tagged[(at + 12)..<(at + 20)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(moved == 200 + UInt64(tagged.count - file.count))
+    }
+
+    @Test(
+        "a file whose boxes claim sizes past what a file can hold has no duration, and reading it ends",
+        arguments: [UInt64(1) << 63, UInt64.max, UInt64(Int64.max)])
+    func durationOfHugeBoxes(_ size: UInt64) async throws {
+        try await withTemporaryDirectory { folder in
+            // The first box (ftyp itself, as a 64-bit size) and, in a second file, the one after it.
+            let first = [0, 0, 0, 1] + Array("ftyp".utf8) + Self.uint64(size) + Array("M4A ".utf8)
+            let second = Self.ftyp + [0, 0, 0, 1] + Array("free".utf8) + Self.uint64(size)
+            for (name, bytes) in [("first.m4a", first), ("second.m4a", second)] {
+                let file = folder.appendingPathComponent(name)
+                try Data(bytes).write(to: file)
+                #expect(MediaDuration.seconds(ofFileAt: file.path) == nil, "\(name)")
+                #expect(MediaDuration.seconds(of: bytes) == nil, "\(name)")
+            }
+        }
+    }
 }

@@ -31,6 +31,8 @@ struct URLPolicyTests {
         arguments: [
             ("https://a.example/x", true), ("http://127.0.0.1:8080/x", true), ("ftp://a.example/x", false),
             ("file:///etc/passwd", false), ("https:///x", false), ("mailto:a@b.c", false), ("/relative", false),
+            ("http://127.0.0.1:999999/x", false), ("http://127.0.0.1:65536/x", false), ("http://a.example:0/x", false),
+            ("http://a.example:65535/x", true),
         ])
     func webURL(url: String, allowed: Bool) {
         #expect(URLPolicy.isWebURL(url) == allowed, "\(url)")

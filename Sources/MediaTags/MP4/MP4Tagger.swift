@@ -140,9 +140,12 @@ enum MP4Tagger {
             for index in 0..<count {
                 let at = first + index * width
                 let old = wide ? Int64(bitPattern: moov.uint64BE(at: at)) : Int64(moov.uint32BE(at: at))
+                // An offset no file can hold (past Int64, or carried past it when moved) is no chunk of this one.
+                guard old >= 0 else { throw Self.offsetPastAnyFile(old) }
                 guard old >= Int64(offset) else { continue }
-                let new = old + Int64(delta)
+                let (new, overflow) = old.addingReportingOverflow(Int64(delta))
                 if wide {
+                    guard !overflow, new >= 0 else { throw Self.offsetPastAnyFile(old) }
                     moov.setUInt64BE(UInt64(bitPattern: new), at: at)
                 } else {
                     guard new >= 0, new <= Int64(UInt32.max) else {
@@ -152,5 +155,9 @@ enum MP4Tagger {
                 }
             }
         }
+    }
+
+    private static func offsetPastAnyFile(_ offset: Int64) -> MediaTagError {
+        MediaTagError(.malformed, "a chunk offset table names offset \(UInt64(bitPattern: offset)), past any file")
     }
 }

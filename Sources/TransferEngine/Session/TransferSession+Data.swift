@@ -47,9 +47,7 @@ extension TransferSession {
     package func dataRequest(
         url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
     ) async throws(TransferError) -> (head: DataResponseHead, body: DataResponseBody) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw TransferError(.invalidURL, "\(url.absoluteString) is not an http(s) URL", permanent: true)
-        }
+        try Self.validate(url)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method.uppercased())
         for (name, value) in headers { request.headers.add(name: name, value: value) }
