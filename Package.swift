@@ -212,6 +212,7 @@ let package = Package(
             dependencies: [
                 "halftunes", "HalfTunesWeb", "HalfTunesKit", "DemoCatalog", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
     ],

@@ -5,14 +5,14 @@ import ITunesSearch
 import Logging
 
 /// The local web app: the tutorial's screen in a browser, a JSON API on track ids, live events,
-/// and the library's files — served by the process that owns the downloads, or by a client of
-/// the agent that does (every handler acts through one ``DownloadControl``).
+/// and the library's files — served by the process that owns the downloads (the agent), every
+/// handler acting through one ``DownloadControl`` over its ``DownloadService``.
 public struct WebApp: Sendable {
-    /// The app's downloads and library, when this process owns them (`nil` in a client of the agent).
-    public let service: DownloadService?
+    /// The app's downloads and library.
+    public let service: DownloadService
     /// The folder of the library's files.
     let library: URL
-    /// The per-process secret that state-changing requests must carry (CSRF).
+    /// The per-page secret that state-changing requests must carry (CSRF).
     public let token: String
     /// What every handler acts through.
     let control: any DownloadControl
@@ -22,49 +22,25 @@ public struct WebApp: Sendable {
     public let limits: ConnectionLimits
     let connections: ConnectionCount
 
-    /// Creates the app over downloads this process owns, searching `catalog`.
+    /// Creates the app over `service`'s downloads, searching `catalog`.
     ///
     /// - Parameter onConnectionChange: Told of each connection opened or closed.
     public init(
         service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), limits: ConnectionLimits = .init(),
         logger: Logger, onConnectionChange: (@Sendable () -> Void)? = nil
     ) throws {
-        try self.init(
-            control: LocalDownloadControl(service: service, catalog: { _ in catalog }, logger: logger), service: service,
-            library: service.home.library, token: token, limits: limits, logger: logger, onConnectionChange: onConnectionChange)
-    }
-
-    /// Creates the app over another process's downloads (the agent's), acted on through
-    /// `control`, the files of `home`'s library served from this process.
-    public init(
-        control: any DownloadControl, home: HalfTunesHome, token: String = WebApp.makeToken(),
-        limits: ConnectionLimits = .init(), logger: Logger
-    ) throws {
-        try self.init(
-            control: control, service: nil, library: home.library, token: token, limits: limits, logger: logger,
-            onConnectionChange: nil)
-    }
-
-    private init(
-        control: any DownloadControl, service: DownloadService?, library: URL, token: String, limits: ConnectionLimits,
-        logger: Logger, onConnectionChange: (@Sendable () -> Void)?
-    ) throws {
         self.limits = limits
         self.connections = ConnectionCount(limit: limits.maximumConnections, onChange: onConnectionChange)
         self.service = service
-        self.library = library
+        self.library = service.home.library
         self.token = token
         self.logger = logger
-        self.control = control
+        self.control = LocalDownloadControl(service: service, catalog: { _ in catalog }, logger: logger)
         self.assets = try StaticAssets.load()
     }
 
     /// Whether the track's download is still under way (a partial file being played may grow).
-    func isUnderway(_ trackID: Int) async -> Bool {
-        if let service { return await service.isUnderway(trackID: trackID) }
-        guard let document = try? await control.playTarget(trackID) else { return false }
-        return document.state == .downloading || document.state == .queued
-    }
+    func isUnderway(_ trackID: Int) async -> Bool { await service.isUnderway(trackID: trackID) }
 
     /// A random token for one process's life.
     public static func makeToken() -> String {

@@ -26,7 +26,7 @@ struct ForegroundBatchTests {
         init(scripts: [[[DownloadEvent]]], downloadedByListing: Bool, ownedHere: Bool = false) {
             self.scripts = Mutex(scripts)
             downloaded = downloadedByListing
-            owner = ownedHere ? .thisProcess : .server(url: URL(string: "http://127.0.0.1:9")!, pid: 1)
+            owner = ownedHere ? .thisProcess : .agent(pid: 1)
         }
 
         func document(_ state: DownloadState) -> DownloadDocument {

@@ -115,7 +115,7 @@ struct ConnectionHygieneTests {
                 #expect(end == nil, "no heartbeat within 5 s")
                 #expect(!String(decoding: data, as: UTF8.self).contains("data: "))
             }
-            web.service!.hub.emit(.stateChanged(trackID: 7, state: .paused))
+            web.service.hub.emit(.stateChanged(trackID: 7, state: .paused))
             let (event, end) = await connection.read(until: #""id":7"#)
             #expect(end == nil)
             #expect(String(decoding: event, as: UTF8.self).contains(#"data: {"event":"state","id":7,"state":"paused""#))
@@ -127,8 +127,8 @@ struct ConnectionHygieneTests {
     private func flood(_ web: WebApp, _ count: Int) -> Int {
         var largest = 0
         for id in 1...count {
-            web.service!.hub.emit(.stateChanged(trackID: id, state: .paused))
-            if id % 1000 == 0 { largest = max(largest, web.service!.hub.backlogs.max() ?? 0) }
+            web.service.hub.emit(.stateChanged(trackID: id, state: .paused))
+            if id % 1000 == 0 { largest = max(largest, web.service.hub.backlogs.max() ?? 0) }
         }
         return largest
     }
@@ -141,7 +141,7 @@ struct ConnectionHygieneTests {
             #expect(await connection.read(until: ": connected").end == nil)
             // Events of 1 KB, fed while the server keeps up, until its writes wait on the full
             // socket (some MB); then more than a listener may hold.
-            let hub = web.service!.hub
+            let hub = web.service.hub
             var id = 0
             feeding: while id < 50_000 {
                 for _ in 0..<50 {
@@ -185,7 +185,7 @@ struct ConnectionHygieneTests {
             #expect(end == nil)
             let events = String(decoding: data, as: UTF8.self).components(separatedBy: "data: ").dropFirst()
             #expect(events.last?.contains(#""event":"reload""#) == true)
-            #expect(web.service!.hub.backlogs.isEmpty)
+            #expect(web.service.hub.backlogs.isEmpty)
         }
     }
 }

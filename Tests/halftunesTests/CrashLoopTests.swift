@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import DemoCatalog
 import Foundation
 import TestSupport
@@ -24,26 +23,22 @@ struct CrashLoopTests {
                 for round in 0...Self.kills {
                     let server = try ChildProcess(
                         try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment)
-                    let started = await server.waitForLine { $0.contains("is running at") ? true : nil }
-                    if started == nil {
+                    let started = await server.waitForLine { line -> URL? in
+                        guard let range = line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else {
+                            return nil
+                        }
+                        return URL(string: String(line[range]))
+                    }
+                    guard let url = started else {
                         let ended = await server.wait()
                         Issue.record("serve did not start in round \(round): \(ended.stderr)")
                         return
                     }
                     if first {
                         // Queue them all through the API, as the page would.
-                        let info =
-                            try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json")))
-                            as? [String: Any]
-                        let url = try #require(info?["url"] as? String)
-                        let token = try #require(info?["token"] as? String)
+                        let token = try await pageToken(at: url)
                         for id in ids {
-                            var request = HTTPClientRequest(url: "\(url)/api/downloads/\(id)")
-                            request.method = .POST
-                            request.headers.add(name: "Origin", value: url)
-                            request.headers.add(name: "X-HalfTunes-Token", value: token)
-                            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-                            #expect(response.status.code == 200)
+                            #expect(try await pageCall(.POST, "/api/downloads/\(id)", at: url, token: token) == 200)
                         }
                         first = false
                     }

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
 import TestSupport
 
 /// The environment that gives `halftunes` its home and catalog, as a user's shell would.
@@ -25,4 +27,29 @@ func receivedBytes(_ line: String, atLeast least: Int) -> Int? {
 /// The JSON objects of `--json` output, one a line, in order (lines that are not one are skipped).
 func ndjson(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+}
+
+/// The page's request token, read from its `halftunes-token` meta tag as the page's script reads it.
+func pageToken(at url: URL) async throws -> String {
+    let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString + "/"), timeout: .seconds(10))
+    let html = String(buffer: try await response.body.collect(upTo: 1 << 20))
+    guard let range = html.range(of: #"name="halftunes-token" content="[^"]+""#, options: .regularExpression) else {
+        throw PageTokenMissing(url: url)
+    }
+    return String(html[range].dropLast().split(separator: "\"").last!)
+}
+
+/// The page at `url` had no token meta tag.
+struct PageTokenMissing: Error, CustomStringConvertible {
+    let url: URL
+    var description: String { "the page at \(url) has no halftunes-token meta tag" }
+}
+
+/// A state-changing API call as the page makes it (`Origin` and token), answering its status.
+func pageCall(_ method: HTTPMethod, _ path: String, at url: URL, token: String) async throws -> UInt {
+    var request = HTTPClientRequest(url: url.absoluteString + path)
+    request.method = method
+    request.headers.add(name: "Origin", value: url.absoluteString)
+    request.headers.add(name: "X-HalfTunes-Token", value: token)
+    return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
 }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import DemoCatalog
 import Foundation
 import TestSupport
@@ -63,7 +62,6 @@ struct ServeCommandTests {
                 server.signal(SIGTERM)
                 let ended = await server.wait()
                 #expect(ended.status == 0 && !ended.signaled)
-                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("server.json").path))
             }
         }
     }
@@ -99,17 +97,8 @@ struct ServeCommandTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
             try await withTemporaryDirectory { home in
                 let (server, url) = try await start(home: home, catalog: catalogURL)
-                let token =
-                    try #require(
-                        try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("server.json")))
-                            as? [String: Any]
-                    )["token"] as? String
-                var request = HTTPClientRequest(url: url.absoluteString + "/api/downloads/1003")
-                request.method = .POST
-                request.headers.add(name: "Origin", value: url.absoluteString)
-                request.headers.add(name: "X-HalfTunes-Token", value: try #require(token))
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-                #expect(response.status.code == 200)
+                let token = try await pageToken(at: url)
+                #expect(try await pageCall(.POST, "/api/downloads/1003", at: url, token: token) == 200)
                 while catalog.bytesSent(for: 1003) < 100_000 { try await Task.sleep(for: .milliseconds(20)) }
                 server.signal(SIGTERM)
                 #expect(await server.wait().status == 0)
@@ -154,7 +143,6 @@ struct ServeCommandTests {
                     #expect(served.status == status, "\(host): \(served.stderr)")
                     let lines = served.stderr.split(separator: "\n").filter { !$0.contains("warning: listening on") }
                     #expect(lines == ["halftunes: cannot listen on \(host):\(port): \(reason)"], "\(host)")
-                    #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("server.json").path))
                 }
                 // demo runs a DemoCatalog of its own beside the web app: it stops as quietly.
                 let demo = try await ChildProcess.run(

@@ -160,15 +160,10 @@ public final class ForegroundBatch {
             display.end(note: "Still downloading in the HalfTunes agent (process \(pid)); `halftunes list` shows how far.")
             return output.flush()
         }
-        switch control.owner {
-        case .thisProcess, .agent:
-            for id in pending.sorted() where (try? await control.pause(id)) != nil {
-                display.show(.stateChanged(trackID: id, state: .paused))
-            }
-            display.end(note: "Paused. Run the same command again to resume.")
-        case .server(_, let pid):
-            display.end(note: "Still downloading in halftunes serve (process \(pid)); `halftunes list` shows how far.")
+        for id in pending.sorted() where (try? await control.pause(id)) != nil {
+            display.show(.stateChanged(trackID: id, state: .paused))
         }
+        display.end(note: "Paused. Run the same command again to resume.")
         output.flush()
     }
 

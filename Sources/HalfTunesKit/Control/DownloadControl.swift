@@ -3,9 +3,10 @@ import Foundation
 /// Everything a front end asks of downloads: the one seam between the command line or the web
 /// page and the app.
 ///
-/// Two implementations: ``LocalDownloadControl`` works on this process's own download service;
-/// a remote one (in `HalfTunesWeb`) talks to a running `halftunes serve` through its API. A front
-/// end picks one once and then only calls this protocol. Every failure is a ``DownloadError``.
+/// Two implementations: ``LocalDownloadControl`` works on this process's own download service
+/// (in the agent, or in a command run with `HALFTUNES_AGENT=0`); a remote one (in
+/// `HalfTunesWeb`) is a client of the home's agent through its API. A front end picks one once
+/// and then only calls this protocol. Every failure is a ``DownloadError``.
 public protocol DownloadControl: Sendable {
     /// Who runs the downloads this control starts.
     var owner: DownloadOwner { get }
@@ -110,8 +111,6 @@ extension DownloadControl {
 public enum DownloadOwner: Sendable, Hashable {
     /// This process: they stop (and resume next time) when it ends.
     case thisProcess
-    /// A `halftunes serve` process: they go on when this one ends.
-    case server(url: URL, pid: Int32)
     /// The home's agent (`halftunes agent`): they go on when this one ends; this one's Ctrl-C
     /// pauses them, as when they ran here.
     case agent(pid: Int32)

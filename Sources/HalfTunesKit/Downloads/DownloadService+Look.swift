@@ -12,6 +12,16 @@ extension DownloadService {
         }
     }
 
+    /// How many of `home`'s downloads its last owner left queued or running when it ended (killed,
+    /// say) — none while an owner runs, and never those the user paused: what an agent started
+    /// now would take up. Read without opening anything.
+    public static func orphanedDownloads(home: HalfTunesHome) -> Int {
+        guard !TransferSession.hasLiveOwner(identifier: sessionIdentifier, directory: home.session),
+            let transfers = try? TransferSession.recordedTransfers(identifier: sessionIdentifier, directory: home.session)
+        else { return 0 }
+        return transfers.count { $0.state == .queued || $0.state == .running }
+    }
+
     /// The library file of a track, if downloaded. Always inside the library folder.
     public func file(of trackID: Int) throws -> URL? {
         try library.item(id: trackID).map(library.url(of:))

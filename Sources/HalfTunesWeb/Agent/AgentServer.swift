@@ -21,6 +21,8 @@ public enum AgentServer {
     ///   - durability: What its downloads' files survive.
     ///   - catalogConfiguration: The catalog lookups go to; previews and covers are fetched
     ///     trusting what it trusts, through its proxies.
+    ///   - page: A page to serve for this process's life (`demo`, or `serve` hosting the agent);
+    ///     others are opened by `serve` processes over the socket (``PageHost``).
     ///   - say: Where lines for the user go.
     /// - Throws: ``DownloadError``: `.conflict` when an agent already runs for the home (naming
     ///   its process) or another process owns the downloads; `.badInput` for a socket folder that
@@ -28,7 +30,7 @@ public enum AgentServer {
     public static func run(
         home: HalfTunesHome, address: AgentAddress, idleExit: Duration?, tagging: TaggingOptions = TaggingOptions(),
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration,
-        say: @escaping @Sendable (String) -> Void
+        page: PageRequest? = nil, say: @escaping @Sendable (String) -> Void
     ) async throws {
         // Socket activation: systemd bound the socket (halftunes-agent.socket) and keeps it;
         // otherwise the agent binds it, and removes it when it ends.
@@ -57,15 +59,24 @@ public enum AgentServer {
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path
         let background = BackgroundKeeper(logger: logger) { watch.changed() }
+        let pages = PageHost(service: service, catalog: catalog, logger: logger)
         let listener = web.agentListener(
-            socket: socket, inherited: inherited, home: home.root.path, background: background
+            socket: socket, inherited: inherited, home: home.root.path, background: background, pages: pages
         ) {
+            guard page == nil else { return }
             let handed = inherited == nil ? "" : " (the socket systemd handed it)"
             say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)\(handed)")
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DownloadsLifecycle(service)), .init(service: listener),
         ]
+        if let page {
+            // A page that cannot listen (its port in use, say) ends the process with its reason.
+            services.append(
+                .init(
+                    service: HostedPage(pages: pages, request: page, say: say),
+                    failureTerminationBehavior: .gracefullyShutdownGroup))
+        }
         if idleExit != nil {
             services.append(
                 .init(
@@ -82,6 +93,20 @@ public enum AgentServer {
             throw error
         }
         await background.close()
+    }
+
+    /// The page of the process hosting the agent, open until it shuts down.
+    struct HostedPage: Service {
+        let pages: PageHost
+        let request: PageRequest
+        let say: @Sendable (String) -> Void
+
+        func run() async throws {
+            let page = try await pages.open(request)
+            say("HalfTunes is running at \(page.url)/ — open it in a browser. Ctrl-C stops it.")
+            try? await gracefulShutdown()
+            await page.close()
+        }
     }
 
     /// Ends the agent once it is idle: no client connected, no download queued or running, no

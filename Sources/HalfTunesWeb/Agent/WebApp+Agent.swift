@@ -3,7 +3,7 @@ import Hummingbird
 import TransferEngine
 
 extension WebApp {
-    /// The agent's face: the JSON API, its events and the library's files — no page, no token —
+    /// The agent's face: the JSON API, its events and the library's files — no token —
     /// on the Unix socket at `socket`, for this user's processes only (``PeerCheckedChannel``),
     /// and `GET /api/agent` (``AgentStatus``).
     ///
@@ -11,9 +11,10 @@ extension WebApp {
     ///   - inherited: The listening socket systemd passed (`nil`: bound here).
     ///   - home: The folder of the home whose downloads the agent owns.
     ///   - background: Where background sessions' claims go (``addBackgroundRoutes(to:keeper:)``).
+    ///   - pages: Where pages asked for by `serve` processes are opened (``addPageRoute(to:pages:)``).
     ///   - onReady: Called once the socket listens (made mode 0600 first).
     func agentListener(
-        socket: String, inherited: Int32?, home: String, background: BackgroundKeeper,
+        socket: String, inherited: Int32?, home: String, background: BackgroundKeeper, pages: PageHost,
         onReady: @escaping @Sendable () async -> Void
     ) -> AgentListener {
         let router = Router(context: WebContext.self)
@@ -22,6 +23,7 @@ extension WebApp {
         addEventRoutes(to: router)
         addLibraryFileRoutes(to: router)
         addBackgroundRoutes(to: router, keeper: background)
+        addPageRoute(to: router, pages: pages)
         router.get("api/agent") { _, _ in
             let sessions = await background.sessions().map {
                 BackgroundSessionSummary(

@@ -5,28 +5,20 @@ import NIOCore
 import NIOHTTP1
 import NetworkBasics
 
-/// The ``DownloadControl`` of a command while `halftunes serve` or the agent owns the downloads:
-/// every call goes through its API (the routes of ``APIRoute``), as the page's do — to a server
-/// with its token, to the agent on its Unix socket.
+/// The ``DownloadControl`` of every client of the home's agent (`halftunes agent`, or `demo` and
+/// `serve` hosting it): each call goes through the agent's API on its Unix socket (the routes
+/// of ``APIRoute``), as the page's requests do.
 public struct RemoteDownloadControl: DownloadControl {
-    /// The server, as its `server.json` describes it (the agent's: its socket's URL, no token).
-    public let server: ServerInfo
-    private let client: HTTPClient
+    /// The agent's URL (AsyncHTTPClient's `http+unix`).
+    public let url: URL
+    let client: HTTPClient
     public let owner: DownloadOwner
     /// What messages call the owner.
-    private let name: String
-
-    /// A control that talks to `server`.
-    public init(server: ServerInfo, client: HTTPClient = .shared) {
-        self.server = server
-        self.client = client
-        self.owner = .server(url: server.url, pid: server.pid)
-        self.name = "halftunes serve at \(server.url) (process \(server.pid))"
-    }
+    let name: String
 
     /// A control that talks to the agent on `agent`, run by process `pid`.
     public init(agent: AgentAddress, pid: Int32, client: HTTPClient = .shared) {
-        self.server = ServerInfo(url: agent.url, token: "", pid: pid)
+        self.url = agent.url
         self.client = client
         self.owner = .agent(pid: pid)
         self.name = "the HalfTunes agent (process \(pid), \(agent.socket.path))"
@@ -150,12 +142,8 @@ public struct RemoteDownloadControl: DownloadControl {
     }
 
     private func execute(_ route: APIRoute) async throws(DownloadError) -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: server.url.absoluteString + route.target)
+        var request = HTTPClientRequest(url: url.absoluteString + route.target)
         request.method = HTTPMethod(rawValue: route.method)
-        if route.pattern.changesState {
-            request.headers.add(name: "Origin", value: server.url.absoluteString)
-            request.headers.add(name: "X-HalfTunes-Token", value: server.token)
-        }
         do {
             // Event streams and a download's bytes last as long as they last.
             let endless = route == .events || route.pattern == .file
@@ -167,7 +155,7 @@ public struct RemoteDownloadControl: DownloadControl {
     }
 
     /// Throws the server's own error for a failing answer.
-    private func check(_ response: HTTPClientResponse) async throws(DownloadError) {
+    func check(_ response: HTTPClientResponse) async throws(DownloadError) {
         guard !(200..<300).contains(response.status.code) else { return }
         let body = try? await response.body.collect(upTo: 1 << 20)
         if let body, let document = try? JSONInput.decode(ErrorDocument.self, from: Data(body.readableBytesView)) {

@@ -34,4 +34,9 @@ extension TransferSession {
             return snapshot
         }
     }
+
+    /// Whether a process holds the session now (a live owner's lock).
+    public static func hasLiveOwner(identifier: String, directory: URL) -> Bool {
+        SessionLock.hasLiveOwner(path: lockPath(identifier: identifier, directory: directory))
+    }
 }

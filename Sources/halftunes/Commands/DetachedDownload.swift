@@ -2,7 +2,7 @@ import Foundation
 import HalfTunesKit
 import HalfTunesWeb
 
-/// `download --detach`: the ids handed to the agent (or a running server), which downloads them
+/// `download --detach`: the ids handed to the agent, which downloads them
 /// after this command has returned.
 enum DetachedDownload {
     static func run(_ command: DownloadCommand) async throws {
@@ -27,7 +27,6 @@ enum DetachedDownload {
         let owner =
             switch control.owner {
             case .agent(let pid): "the HalfTunes agent (process \(pid))"
-            case .server(_, let pid): "halftunes serve (process \(pid))"
             case .thisProcess: "this process"
             }
         if !queued.isEmpty {

@@ -5,10 +5,11 @@ import HalfTunesKit
 import HalfTunesWeb
 import ITunesSearch
 import Logging
+import ServiceLifecycle
 
-/// `halftunes serve`: the web app, a client of the home's agent (started if none runs), which owns
+/// `halftunes serve`: the web app, served by the home's agent (started if none runs), which owns
 /// the downloads: they go on when the browser closes, and when `serve` stops. With
-/// `HALFTUNES_AGENT=0`, `serve` owns them itself.
+/// `HALFTUNES_AGENT=0`, `serve` hosts the agent itself.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the web app on this machine (downloads go on when the browser is closed).")
@@ -29,18 +30,17 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let configuration = try catalogOptions.configuration()
             try await WebServer.run(
-                home: homeOptions.resolved, host: server.host, port: server.port ?? 8080, tagging: tagging.resolved,
-                trustRoots: configuration.trustRoots, proxies: configuration.proxies,
-                bandwidthLimit: try rate.resolved(),
-                catalogConfiguration: { configuration }, agent: AgentLauncher.isEnabled() ? agentLink : nil,
+                home: homeOptions.resolved, page: PageRequest(host: server.host, port: server.port ?? 8080),
+                tagging: tagging.resolved, bandwidthLimit: try rate.resolved(),
+                catalogConfiguration: try catalogOptions.configuration(), agent: AgentLauncher.isEnabled() ? agentLink : nil,
                 say: Terminal.say)
         }
     }
 }
 
-/// `halftunes demo`: the whole app on the offline DemoCatalog, in one process, with no network.
+/// `halftunes demo`: the whole app on the offline DemoCatalog, in one process, with no network:
+/// the DemoCatalog and the home's agent, serving the page.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Run the web app on the offline DemoCatalog (no network needed).")
@@ -58,17 +58,26 @@ struct DemoCommand: AsyncParsableCommand {
         let catalog = DemoCatalog(logger: Logger(label: "halftunes.demo-catalog"))
         throttle.apply(to: catalog, pace: ThrottleOption.demoPace)
         let (demo, demoURL) = catalog.applicationOnFreePort()
+        // The DemoCatalog runs beside the agent this process hosts, and stops after it.
+        let demoGroup = ServiceGroup(configuration: .init(services: [demo], logger: Logger(label: "halftunes.demo-catalog")))
+        let running = Task { try await demoGroup.run() }
+        defer { running.cancel() }
         try await reportingFailures {
-            try await WebServer.run(
-                home: homeOptions.resolved, host: "127.0.0.1", port: port, tagging: tagging.resolved,
-                bandwidthLimit: try rate.resolved(),
-                catalogConfiguration: {
-                    guard let url = await demoURL() else {
-                        throw DownloadError(.internalError, "the DemoCatalog did not start")
-                    }
-                    return CatalogConfiguration(baseURL: url, callsPerMinute: nil)
-                },
-                before: [demo], say: Terminal.say)
+            guard let url = await demoURL() else { throw DownloadError(.internalError, "the DemoCatalog did not start") }
+            let stopDemo = {
+                await demoGroup.triggerGracefulShutdown()
+                _ = try? await running.value
+            }
+            do {
+                try await WebServer.host(
+                    home: homeOptions.resolved, page: PageRequest(host: "127.0.0.1", port: port), tagging: tagging.resolved,
+                    bandwidthLimit: try rate.resolved(),
+                    catalogConfiguration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), say: Terminal.say)
+            } catch {
+                await stopDemo()
+                throw error
+            }
+            await stopDemo()
         }
     }
 }

@@ -15,7 +15,7 @@ struct DownloadOptions: ParsableArguments {
 
     /// Runs `body` with the downloading control of `home` — the agent's, started with these
     /// options when none runs — and the cap this process's downloads keep (`nil` through an agent
-    /// or server already running, whose downloads go on as it was started: then each option
+    /// already running, whose downloads go on as it was started: then each option
     /// given that cannot apply is said once).
     func withControl<T>(
         home: HomeOptions, catalog: CatalogOptions, _ body: (any DownloadControl, _ cap: Int?) async throws -> T
@@ -29,7 +29,6 @@ struct DownloadOptions: ParsableArguments {
             switch control.owner {
             case .thisProcess: return try await body(control, cap)
             case .agent where startedAgent: return try await body(control, cap)
-            case .server: owner = "the running server"
             case .agent: owner = "the running agent"
             }
             let notes = AgentForwarding.notes(
@@ -41,7 +40,7 @@ struct DownloadOptions: ParsableArguments {
 }
 
 /// The options a command forwards to an agent it starts, and the notes naming those that do not
-/// apply to an agent (or server) already running, which downloads as it was started.
+/// apply to an agent already running, which downloads as it was started.
 enum AgentForwarding {
     static func arguments(
         catalog: CatalogOptions, tagging: TaggingOption, rate: RateOption, durability: DurabilityOption.Choice = .powerLoss

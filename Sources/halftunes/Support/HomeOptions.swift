@@ -26,8 +26,8 @@ struct HomeOptions: ParsableArguments {
         return try await control.closing { try await body($0) }
     }
 
-    /// The command's one ``DownloadControl``: the running agent's when there is one, else the
-    /// running `halftunes serve`'s (commands never open the session beside either), else — given
+    /// The command's one ``DownloadControl``: the running agent's when there is one (commands
+    /// never open the session beside it), else — given
     /// `agentArguments`, unless `HALFTUNES_AGENT=0` — an agent started now with them, else this
     /// process's own, opened when first needed.
     ///
@@ -44,7 +44,9 @@ struct HomeOptions: ParsableArguments {
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil
     ) async throws -> (any DownloadControl, startedAgent: Bool) {
         do {
-            if let (remote, started) = try await remoteControl(agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil) {
+            if let (remote, started) = try await remoteControl(
+                agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil, catalog: catalog)
+            {
                 return (remote, started)
             }
         } catch let error as DownloadError where error.code == .forbidden {
@@ -61,13 +63,16 @@ struct HomeOptions: ParsableArguments {
         return (local, false)
     }
 
-    /// The running agent's control, else the running server's, else — given `agentArguments` —
-    /// an agent's started now with them; `nil` when none runs and none is to be started.
+    /// The running agent's control, else — given `agentArguments`, or when the home's journal
+    /// holds downloads an agent that ended left unfinished — an agent's started now; `nil` when
+    /// none runs and none is to be started.
     ///
     /// - Throws: ``DownloadError``: `.forbidden` when another user's agent listens on the
     ///   home's socket (this command then touches neither it nor the home); else when the agent
     ///   cannot start.
-    func remoteControl(agentArguments: [String]?) async throws -> (RemoteDownloadControl, startedAgent: Bool)? {
+    func remoteControl(agentArguments: [String]?, catalog: CatalogOptions? = nil) async throws -> (
+        RemoteDownloadControl, startedAgent: Bool
+    )? {
         let home = resolved
         let agent = AgentAddress.resolve(for: home)
         switch agent.probe() {
@@ -75,9 +80,16 @@ struct HomeOptions: ParsableArguments {
         case .foreign(let uid): throw Self.foreign(agent, uid: uid)
         case .absent, .stale: break
         }
-        if let server = ServerInfo.read(from: home) { return (RemoteDownloadControl(server: server), false) }
-        guard let agentArguments else { return nil }
-        let (pid, started) = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: agentArguments)
+        // A command that starts no agent still brings one back for downloads a dead one left
+        // unfinished (killed, say): they go on, and the command acts through it.
+        let orphaned = agentArguments == nil && AgentLauncher.isEnabled() ? DownloadService.orphanedDownloads(home: home) : 0
+        guard let arguments = agentArguments ?? (orphaned > 0 ? catalog?.forwarded ?? [] : nil) else { return nil }
+        let (pid, started) = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: arguments)
+        if started, agentArguments == nil {
+            Terminal.warn(
+                "started the HalfTunes agent (process \(pid)): it resumes \(orphaned) unfinished download\(orphaned == 1 ? "" : "s")"
+            )
+        }
         return (RemoteDownloadControl(agent: agent, pid: pid), started)
     }
 
