@@ -25,6 +25,7 @@ public enum WebServer {
         home: HalfTunesHome, page: PageRequest, tagging: TaggingOptions = TaggingOptions(), bandwidthLimit: Int? = nil,
         catalogConfiguration: CatalogConfiguration, agent: AgentLink?, say: @escaping @Sendable (String) -> Void
     ) async throws {
+        if let problem = DownloadError.homeProblem(home) { throw problem }
         if let warning = exposureWarning(for: page.host) { say(warning) }
         if let agent {
             let address = AgentAddress.resolve(for: home)

@@ -18,6 +18,18 @@ public enum FolderProblem {
         }
     }
 
+    /// The folder this process may not open on the way to `folder` (no read or search
+    /// permission): `folder` itself or the first of its parents that exists; `nil` when none.
+    public static func closedFolder(on folder: URL) -> String? {
+        var path = folder.standardizedFileURL.path
+        while true {
+            if FileManager.default.fileExists(atPath: path) { return access(path, R_OK | X_OK) == 0 ? nil : path }
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { return nil }
+            path = parent
+        }
+    }
+
     /// Why making `folder` failed with `error`: a file in the way, else the system's reason
     /// ("Permission denied", "No space left on device"), else Foundation's description.
     public static func reason(creating folder: URL, failedWith error: any Error) -> String {

@@ -65,7 +65,10 @@ public final class ForegroundBatch {
     ///   when the inputs end with downloads unfinished; ``DownloadError/unknownTracks(_:)`` when
     ///   some ids were not in the catalog and no download failed.
     public func run(_ inputs: AsyncStream<Input>) async throws -> Outcome {
-        defer { output.flush() }
+        defer {
+            output.flush()
+            display.tellFailures()
+        }
         display.expect(feed.ids.count)
         try await startSlices()
         if !isDone {

@@ -46,10 +46,7 @@ public actor DownloadService {
         tagging: TaggingOptions = TaggingOptions(),
         logger: Logger
     ) async throws -> DownloadService {
-        if let file = FolderProblem.fileInTheWay(of: home.root) {
-            let what = file == home.root.path ? "is a file, not a folder" : "cannot be made: \(file) is a file, not a folder"
-            throw DownloadError(.badInput, "the home \(home.root.path) \(what); choose another with --home or HALFTUNES_HOME")
-        }
+        if let problem = DownloadError.homeProblem(home) { throw problem }
         if home.isReadOnly { throw DownloadError.readOnlyHome(home) }
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.

@@ -1,4 +1,5 @@
 import ITunesSearch
+import NetworkBasics
 import TransferEngine
 
 /// Why the app could not do what was asked: one type for every front end, whatever layer failed.
@@ -50,6 +51,22 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         self.retryAfter = retryAfter
         self.cause = nil
         self.trackIDs = trackIDs
+    }
+
+    /// What stops `home` from being used at all, before anything is opened in it: a file in
+    /// its place or on its path, or a folder on its path this user may not open (another
+    /// user's, say). Never an empty library instead.
+    public static func homeProblem(_ home: HalfTunesHome) -> DownloadError? {
+        let root = home.root.path
+        if let file = FolderProblem.fileInTheWay(of: home.root) {
+            let what = file == root ? "is a file, not a folder" : "cannot be made: \(file) is a file, not a folder"
+            return DownloadError(.badInput, "the home \(root) \(what); choose another with --home or HALFTUNES_HOME")
+        }
+        if let closed = FolderProblem.closedFolder(on: home.root) {
+            let what = closed == root ? "cannot be read by this user" : "cannot be read: \(closed) is not open to this user"
+            return DownloadError(.badInput, "the home \(root) \(what); choose another with --home or HALFTUNES_HOME")
+        }
+        return nil
     }
 
     /// `home` cannot be written, and what was asked writes (`badInput`: another home is the fix).

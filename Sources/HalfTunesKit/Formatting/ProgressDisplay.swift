@@ -47,6 +47,8 @@ public final class ProgressDisplay {
     private var drawn = 0
     /// Lines to print once, above the redrawn ones (finished tracks, notes).
     private var summaries: [SummaryLine] = []
+    /// Failures a terminal's drawing has not yet told on standard error.
+    private var untold: [String] = []
     private var lastDraw = ContinuousClock.now - .seconds(1)
     /// The cap on all downloads together, bytes a second, shown in the total line.
     public var cap: Int?
@@ -166,6 +168,13 @@ public final class ProgressDisplay {
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — failed: \(reason)\n") }
+            // The reason is also one line on standard error, where scripts and people look for
+            // errors; a terminal's drawing holds it until the drawing ends.
+            if mode == .terminal {
+                untold.append("\(line.title) — failed: \(reason)")
+            } else {
+                warn("\(line.title) — failed: \(reason)")
+            }
         case .removed:
             line.text = "cancelled"
             if mode == .json { emit(WireEvent(event)) }
@@ -217,6 +226,12 @@ public final class ProgressDisplay {
         case .plain: write(text + "\n")
         case .json: warn(text)
         }
+    }
+
+    /// Tells on standard error the failures a terminal's drawing held back (call once it ends).
+    public func tellFailures() {
+        for line in untold { warn(line) }
+        untold.removeAll()
     }
 
     /// Draws the summaries not yet shown, then the lines of tracks still going and the total, over

@@ -43,6 +43,7 @@ struct HomeOptions: ParsableArguments {
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil
     ) async throws -> (any DownloadControl, startedAgent: Bool) {
+        if let problem = DownloadError.homeProblem(resolved) { throw problem }
         do {
             if let (remote, started) = try await remoteControl(
                 agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil, catalog: catalog)
