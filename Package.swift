@@ -95,8 +95,9 @@ let package = Package(
         .target(
             name: "HalfTunesWeb",
             dependencies: [
-                "HalfTunesKit", "ITunesSearch", "NetworkBasics",
+                "HalfTunesKit", "ITunesSearch", "NetworkBasics", "TransferEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -121,8 +122,9 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "TransferEngine",
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "TransferEngine", "NetworkBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -212,6 +214,7 @@ let package = Package(
             dependencies: [
                 "halftunes", "HalfTunesWeb", "HalfTunesKit", "DemoCatalog", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

@@ -165,6 +165,7 @@ public final class ProgressDisplay {
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — \(line.text)\n") }
         case .failed(_, let reason):
+            let reason = DisplayWidth.printable(reason)
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }
             if mode == .plain { write("\(line.title) — failed: \(reason)\n") }

@@ -3,6 +3,10 @@ import Logging
 import NetworkBasics
 import Synchronization
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// How a ``ResumableURLSession`` behaves: Foundation's `URLSessionConfiguration`, for sessions whose
 /// downloads resume and outlive the process.
 ///
@@ -239,5 +243,16 @@ public final class ResumableURLSessionConfiguration: Sendable {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return URL(fileURLWithPath: home, isDirectory: true)
             .appendingPathComponent(".local/state/resumable-urlsession", isDirectory: true)
+    }
+}
+
+extension ResumableURLSessionConfiguration {
+    /// The header fields `request` is sent with: the configuration's `httpAdditionalHeaders`,
+    /// then the request's own, which replace any of the same name compared without case (as
+    /// Apple's and Foundation's sessions do).
+    func headers(for request: URLRequest) -> [String: String] {
+        let own = request.allHTTPHeaderFields ?? [:]
+        let named = Set(own.keys.map { $0.lowercased() })
+        return (httpAdditionalHeaders ?? [:]).filter { !named.contains($0.key.lowercased()) }.merging(own) { $1 }
     }
 }

@@ -15,9 +15,9 @@ extension SessionCore {
             return endData(task, data: nil, error: error)
         }
         guard let request = task.originalRequest, let url = request.url else {
-            return endData(task, data: nil, error: URLError.make(.badURL, "the request has no URL", url: nil))
+            return endData(task, data: nil, error: URLError.make(.unsupportedURL, "the request has no URL", url: nil))
         }
-        let headers = (configuration.httpAdditionalHeaders ?? [:]).merging(request.allHTTPHeaderFields ?? [:]) { $1 }
+        let headers = configuration.headers(for: request)
         let timeout = Duration.milliseconds(Int64(max(0.001, min(configuration.timeoutIntervalForRequest, 1e9)) * 1000))
         let reading = DataReading(task: task, session: session, line: line, box: delegateBox)
         dataRuns[number] = Task {

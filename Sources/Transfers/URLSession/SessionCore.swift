@@ -186,7 +186,7 @@ actor SessionCore {
                     throw TransferError(
                         .invalidRequest, "only GET requests without a body can be downloaded, not \(method)", permanent: true)
                 }
-                let headers = (configuration.httpAdditionalHeaders ?? [:]).merging(request.allHTTPHeaderFields ?? [:]) { $1 }
+                let headers = configuration.headers(for: request)
                 id = try await engine.start(
                     url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
             case .resumeData(let data):

@@ -14,9 +14,10 @@ enum Terminal {
         }
     }
 
-    /// Writes one line to standard error.
+    /// Writes one line to standard error, control characters (from a catalog's or a server's
+    /// text, say) shown as spaces: no bytes of theirs drive the terminal.
     @Sendable static func warn(_ line: String) {
-        try? FileHandle.standardError.write(contentsOf: Data("halftunes: \(line)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("halftunes: \(DisplayWidth.printable(line))\n".utf8))
     }
 
     /// A line for the user from a library: warnings to standard error, the rest to standard output.

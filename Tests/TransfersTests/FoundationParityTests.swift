@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import TestSupport
+import Testing
+import Transfers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Behaviours swift-corelibs-foundation's own URLSession tests check, held by `ResumableURLSession`.
+@Suite("URLSession parity", .timeLimit(.minutes(1)))
+struct FoundationParityTests {
+    private func session(_ folder: URL, headers: [String: String]? = nil) -> ResumableURLSession {
+        let configuration = ResumableURLSessionConfiguration.default
+        configuration.stateDirectory = folder.appendingPathComponent("state")
+        configuration.httpAdditionalHeaders = headers
+        return ResumableURLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
+    }
+
+    /// A server that answers the values of the `header4` fields it received, one a line.
+    private func headerEcho() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/headers") { request, _ -> String in
+            request.headers[values: .init("header4")!].joined(separator: "\n")
+        }
+        return router
+    }
+
+    @Test("a request's own header wins over the configuration's of the same name, compared without case; others are kept")
+    func headerMergeIgnoresCase() async throws {
+        try await withTestServer(headerEcho()) { base in
+            try await withTemporaryDirectory { folder in
+                let session = session(folder, headers: ["header4": "from the session"])
+                defer { session.invalidateAndCancel() }
+                var request = URLRequest(url: base.appendingPathComponent("headers"))
+                request.setValue("from the request", forHTTPHeaderField: "Header4")
+                let (data, _) = try await session.data(for: request)
+                #expect(String(decoding: data, as: UTF8.self) == "from the request")
+                let (kept, _) = try await session.data(from: base.appendingPathComponent("headers"))
+                #expect(String(decoding: kept, as: UTF8.self) == "from the session")
+            }
+        }
+    }
+
+    @Test("a request without a URL fails with unsupportedURL, as Foundation's does")
+    func noURL() async throws {
+        try await withTemporaryDirectory { folder in
+            let session = session(folder)
+            defer { session.invalidateAndCancel() }
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:9/")!)
+            request.url = nil
+            let error = await withCheckedContinuation { continuation in
+                session.dataTask(with: request) { continuation.resume(returning: $2) }.resume()
+            }
+            #expect((error as? URLError)?.code == .unsupportedURL, "\(String(describing: error))")
+        }
+    }
+
+    @Test("a port out of range fails the task with a URLError instead of ending the process: data and download tasks")
+    func portOutOfRange() async throws {
+        try await withTemporaryDirectory { folder in
+            let session = session(folder)
+            defer { session.invalidateAndCancel() }
+            let url = URL(string: "http://127.0.0.1:999999/preview.m4a")!
+            await #expect(throws: URLError.self) { _ = try await session.data(from: url) }
+            let error = await withCheckedContinuation { continuation in
+                session.downloadTask(with: url) { continuation.resume(returning: $2) }.resume()
+            }
+            #expect(error is URLError, "\(String(describing: error))")
+        }
+    }
+}
