@@ -21,6 +21,7 @@ public final class ChildProcess: Sendable {
         let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
         let outputChanged = Mutex<[CheckedContinuation<Void, Never>]>([])
         let done = Mutex(false)
+        let ended = Mutex<(status: Int32, signaled: Bool)>((0, false))
 
         func wakeWaiters() {
             let waiters = outputChanged.withLock { waiters in
@@ -31,64 +32,68 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    private let process: Process
+    private let child: Spawn.Child
     private let shared = Shared()
     private let finished = Gate()
 
     /// Starts `executable` with `arguments`; `environment` is added to this process's environment.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process = Process()
         // The kernel kills the child when the test process dies, even by SIGKILL (setpriv execs
         // the program in place, so the pid is the program's).
-        if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
-            process.executableURL = URL(fileURLWithPath: Self.setpriv)
-            process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
+        let (program, all) =
+            FileManager.default.isExecutableFile(atPath: Self.setpriv)
+            ? (Self.setpriv, ["--pdeathsig", "KILL", "--", executable.path] + arguments) : (executable.path, arguments)
         // halftunes downloads, and a background ResumableURLSession runs, in its own process unless
         // a test asks for the agent (HALFTUNES_AGENT=1, TRANSFERS_AGENT=<path>).
-        process.environment = ProcessInfo.processInfo.environment
+        let merged = ProcessInfo.processInfo.environment
             .merging(["HALFTUNES_AGENT": "0", "TRANSFERS_AGENT": "0"]) { $1 }
             .merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
+        let out = try Spawn.pipe()
+        let err = try Spawn.pipe()
+        defer {
+            close(out.write)
+            close(err.write)
+        }
+        do {
+            child = try Spawn.start(program, all, environment: merged, stdout: out.write, stderr: err.write)
+        } catch {
+            close(out.read)
+            close(err.read)
+            throw error
+        }
         let reads = DispatchGroup()
-        for (pipe, isStdout) in [(stdoutPipe, true), (stderrPipe, false)] {
+        for (fd, isStdout) in [(out.read, true), (err.read, false)] {
             reads.enter()
-            let handle = pipe.fileHandleForReading
+            // Plain threads: a read blocks, and Swift's concurrency threads serve the servers under test.
             Thread.detachNewThread { [shared] in
+                var buffer = [UInt8](repeating: 0, count: 65536)
                 while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
+                    let count = read(fd, &buffer, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    let chunk = Data(buffer[..<count])
                     shared.output.withLock { if isStdout { $0.stdout.append(chunk) } else { $0.stderr.append(chunk) } }
                     shared.wakeWaiters()
                 }
-                // Foundation's Process keeps its pipes alive after the child ends (it is never
-                // released on Linux): without this close, every run leaks the read end.
-                try? handle.close()
+                close(fd)
                 reads.leave()
             }
         }
-        let process = process
-        // terminationHandler, not waitUntilExit: on Linux the latter spins a run loop at full CPU.
-        process.terminationHandler = { [finished, shared] _ in
+        let pid = child.pid
+        Thread.detachNewThread { [finished, shared] in
+            let result = Spawn.wait(pid)
             reads.wait()
+            shared.ended.withLock { $0 = result }
             shared.done.withLock { $0 = true }
             finished.open()
             shared.wakeWaiters()
         }
-        try process.run()
     }
 
     private static let setpriv = "/usr/bin/setpriv"
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
 
     /// Standard output so far.
     public var stdoutSoFar: String { shared.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
@@ -117,15 +122,16 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends a signal (SIGTERM, SIGINT, SIGKILL…).
-    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    public func signal(_ signal: Int32) { kill(child.pid, signal) }
 
     /// Waits for the process to end and returns how it ended.
     public func wait() async -> Result {
         await finished.wait()
         let (stdout, stderr) = shared.output.withLock { ($0.stdout, $0.stderr) }
+        let (status, signaled) = shared.ended.withLock { $0 }
         return Result(
-            status: process.terminationStatus,
-            signaled: process.terminationReason == .uncaughtSignal,
+            status: status,
+            signaled: signaled,
             stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
     }

@@ -13,13 +13,8 @@ public enum ReadOnlyMount {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (program, arguments) = command(
             folder, URL(fileURLWithPath: "/bin/sh"), ["-c", "! touch \"$0/x\" 2>/dev/null", folder.path])
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let ended = try? Spawn.run(program.path, arguments) else { return false }
+        return ended == (0, false)
     }()
 
     /// The program and arguments that run `executable arguments` with `folder` read-only.

@@ -28,11 +28,7 @@ public enum TestLeftovers {
             guard let pid = owner(of: name), !isAlive(pid) else { continue }
             let path = folder.appendingPathComponent(name).path
             for mount in mounts where mount == path || mount.hasPrefix(path + "/") {
-                let umount = Process()
-                umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-                umount.arguments = ["-l", mount]
-                try? umount.run()
-                umount.waitUntilExit()
+                _ = try? Spawn.run("/bin/umount", ["-l", mount])
             }
             if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
         }

@@ -14,14 +14,8 @@ public enum TinyFilesystem {
 
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let ended = try? Spawn.run(tool, arguments) else { return false }
+        return ended == (0, false)
     }
 
     /// Runs `body` with a tmpfs of `size` (mount's notation: `512k`, `1m`) mounted at
