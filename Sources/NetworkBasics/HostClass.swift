@@ -1,5 +1,7 @@
 /// Where a host name or address points, decided from the parsed address, not from its spelling:
-/// `127.example.com` is a public name, `[::ffff:127.0.0.1]` is loopback.
+/// `127.example.com` is a public name, `[::ffff:127.0.0.1]` is loopback, and so are `127.1`,
+/// `2130706433` and `0x7f000001` (every IPv4 form the system's resolver accepts as an address).
+/// A name is classified by how it is written; what it resolves to is ``NetworkReach``'s to check.
 public enum HostClass: Sendable, Hashable {
     /// This machine: 127.0.0.0/8, ::1, `localhost` and names under `.localhost`.
     case loopback
@@ -16,7 +18,7 @@ public enum HostClass: Sendable, Hashable {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name.hasSuffix(".") { name.removeLast() }
-        if let v4 = Self.ipv4(name) {
+        if let v4 = Self.numericIPv4(name) {
             self = Self.classify(v4)
         } else if let v6 = Self.ipv6(name) {
             self = Self.classify(v6)
@@ -47,6 +49,32 @@ public enum HostClass: Sendable, Hashable {
         }
         if a[0] & 0xfe00 == 0xfc00 || a[0] & 0xffc0 == 0xfe80 { return .privateNetwork }
         return .publicNetwork
+    }
+
+    /// IPv4 as `inet_aton` reads it: one to four parts, each decimal, octal (`0` first) or hex
+    /// (`0x` first); the last part fills the bytes the others leave (`127.1` is 127.0.0.1).
+    static func numericIPv4(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...4).contains(parts.count) else { return nil }
+        var values: [UInt64] = []
+        for part in parts {
+            guard let value = number(part) else { return nil }
+            values.append(value)
+        }
+        guard values.dropLast().allSatisfy({ $0 <= 255 }), let last = values.last,
+            last < UInt64(1) << (8 * UInt64(5 - parts.count))
+        else { return nil }
+        var address = last
+        for (index, value) in values.dropLast().enumerated() { address |= value << (24 - 8 * UInt64(index)) }
+        return [UInt8(address >> 24), UInt8(address >> 16 & 0xff), UInt8(address >> 8 & 0xff), UInt8(address & 0xff)]
+    }
+
+    /// One part of a numeric IPv4 address.
+    private static func number(_ part: Substring) -> UInt64? {
+        guard !part.isEmpty, part.count <= 12, part.allSatisfy(\.isASCII) else { return nil }
+        if part.hasPrefix("0x") || part.hasPrefix("0X") { return UInt64(part.dropFirst(2), radix: 16) }
+        if part.count > 1, part.hasPrefix("0") { return UInt64(part.dropFirst(), radix: 8) }
+        return UInt64(part, radix: 10)
     }
 
     /// Dotted-quad IPv4, four decimal parts 0–255.

@@ -18,6 +18,12 @@ struct HostClassTests {
             ("127.example.com", .publicNetwork), ("localhost.example.com", .publicNetwork), ("172.32.0.1", .publicNetwork),
             ("8.8.8.8", .publicNetwork), ("2001:db8::1", .publicNetwork), ("itunes.apple.com", .publicNetwork),
             ("127.0.0.1.nip.io", .publicNetwork), ("1.2.3", .publicNetwork), ("256.0.0.1", .publicNetwork),
+            // Every numeric form the resolver takes (inet_aton's): fewer parts, one number, octal, hex.
+            ("127.1", .loopback), ("2130706433", .loopback), ("0x7f000001", .loopback), ("0X7F.1", .loopback),
+            ("0177.0.0.1", .loopback), ("127.0.1", .loopback), ("0", .unspecified), ("10.1", .privateNetwork),
+            ("167772161", .privateNetwork), ("3232235777", .privateNetwork), ("0xa9fea9fe", .privateNetwork),
+            ("4294967296", .publicNetwork), ("08.1.1.1", .publicNetwork), ("1.2.3.4.5", .publicNetwork),
+            ("0x", .publicNetwork), ("1e100.net", .publicNetwork),
         ])
     func classify(host: String, expected: HostClass) {
         #expect(HostClass(host) == expected, "\(host)")

@@ -16,9 +16,12 @@ public final class TestProxy: Sendable {
     public let port: Int
     private let listener: Int32
     private let open = Mutex<Set<Int32>>([])
+    /// Names it resolves itself, as a proxy with its own DNS would (`previews.example` → `127.0.0.1`).
+    private let hosts: [String: String]
 
-    /// Listens on a free port.
-    public init() throws {
+    /// Listens on a free port; `hosts` are names it connects to the given addresses.
+    public init(hosts: [String: String] = [:]) throws {
+        self.hosts = hosts
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -121,7 +124,9 @@ public final class TestProxy: Sendable {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return nil }
+        guard getaddrinfo(hosts[host.lowercased()] ?? host, String(port), &hints, &found) == 0, let first = found else {
+            return nil
+        }
         defer { freeaddrinfo(first) }
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {

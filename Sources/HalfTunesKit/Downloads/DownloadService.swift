@@ -57,6 +57,8 @@ public actor DownloadService {
         var configuration = configuration
         // The service reads no response heads (it ignores `.responded`): none are copied for it.
         configuration.reportsResponses = false
+        // Previews come from a catalog: one that began on the public internet stays there.
+        configuration.keepsPublicTransfersPublic = true
         if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: sessionIdentifier, directory: home.session, configuration: configuration, logger: logger)

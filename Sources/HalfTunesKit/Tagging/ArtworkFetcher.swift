@@ -95,6 +95,13 @@ actor ArtworkFetcher {
     }
 
     private func fetch(_ url: URL) async -> Artwork? {
+        // A cover named by a public host stays on the public internet (see NetworkReach).
+        if let host = url.host, HostClass(host) == .publicNetwork,
+            let refusal = await NetworkReach.refusal(of: url, resolving: proxies.server(for: url) == nil)
+        {
+            logger.info("no artwork", metadata: ["url": "\(url)", "reason": "\(refusal)"])
+            return nil
+        }
         do {
             var request = HTTPClientRequest(url: url.absoluteString)
             request.headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)")

@@ -112,12 +112,14 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             contentRange: headers.first(name: "Content-Range"),
             contentLength: headers.first(name: "Content-Length").flatMap { Int64($0) },
             etag: headers.first(name: "ETag"),
-            retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")))
+            retryAfter: RetryAfter.parse(headers.first(name: "Retry-After")),
+            location: headers.first(name: "Location"))
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator,
             deliversErrorBodies: deliversErrorBodies)
         guard case .write(let offset, let total) = decision else {
-            report(head, bodyOffset: nil, expectedTotal: nil)
+            // A redirect is a hop on the way, not the transfer's response.
+            if case .redirect = decision {} else { report(head, bodyOffset: nil, expectedTotal: nil) }
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))
         }
         report(head, bodyOffset: offset, expectedTotal: total)

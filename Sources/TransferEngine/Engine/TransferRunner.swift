@@ -87,6 +87,11 @@ struct TransferRunner: Sendable {
     let cap: BandwidthCap
     /// Whether an error status's body is written as the file.
     var deliversErrorBodies = false
+    /// Redirects one request follows before failing.
+    var maxRedirects = 10
+    /// Whether a transfer that began at a public host is kept on the public internet
+    /// (``TransferSessionConfiguration/keepsPublicTransfersPublic``).
+    var keepsPublicTransfersPublic = false
 
     /// The logger AsyncHTTPClient gets: the engine's own when it shows debug messages (the only
     /// levels the client logs at), otherwise one that drops everything. The client tags each
@@ -108,9 +113,31 @@ struct TransferRunner: Sendable {
         // short would be retried for ever. Bytes with no validator are never resumed (the first
         // attempt starts from 0), so they are no head start either, and need no look at the disk.
         var furthest = PartialFile.resumableLength(at: job.partialPath, validator: validator)
+        // Each request starts at the transfer's URL and follows its redirects hop by hop.
+        var hop = job
+        var trail = RedirectTrail(maxRedirects: maxRedirects)
+        let confined =
+            keepsPublicTransfersPublic && URL(string: job.url)?.host.map { HostClass($0) == .publicNetwork } == true
         while true {
             if Task.isCancelled { return .stopped }
-            let result = await attempt(job, validator: validator, report: report)
+            if confined, let url = URL(string: hop.url),
+                let refusal = await NetworkReach.refusal(of: url, resolving: clients.proxies.server(for: url) == nil)
+            {
+                return .failed(TransferError(.invalidURL, refusal, permanent: true))
+            }
+            let result = await attempt(hop, validator: validator, report: report)
+            if case .redirect(let location) = result {
+                switch trail.next(from: hop.url, location: location) {
+                case .success(let next):
+                    logger.debug("redirected", metadata: ["transfer": "\(job.id)", "to": "\(next)"])
+                    hop.url = next
+                    continue
+                case .failure(let error):
+                    return .failed(error)
+                }
+            }
+            hop = job
+            trail = RedirectTrail(maxRedirects: maxRedirects)
             switch result {
             case .completed(let bytes):
                 return .completed(bytes: bytes)
@@ -120,6 +147,7 @@ struct TransferRunner: Sendable {
                     if let fresh = await report.freshURL(status) {
                         logger.info("stale URL: going on from a fresh one", metadata: ["transfer": "\(job.id)"])
                         job.url = fresh
+                        hop = job
                         continue
                     }
                 }
@@ -128,6 +156,8 @@ struct TransferRunner: Sendable {
                 return .stopped
             case .waitAgain:
                 continue
+            case .redirect:
+                continue  // followed above
             case .restart(let reason):
                 logger.info("restarting from zero", metadata: ["transfer": "\(job.id)", "reason": "\(reason)"])
                 restarts += 1
@@ -170,6 +200,8 @@ struct TransferRunner: Sendable {
         /// take: it never reached the server. It waits again, as a new request.
         case waitAgain
         case restart(String)
+        /// The server redirected the request to `Location`.
+        case redirect(String)
         /// A failure worth retrying; `status` is the HTTP status when the server answered one.
         case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
     }
@@ -271,6 +303,8 @@ struct TransferRunner: Sendable {
             return .restart(reason)
         case .alreadyComplete(let total):
             return await finish(job, length: total)
+        case .redirect(let location):
+            return .redirect(location)
         case .write:
             return .restart("unexpected decision")
         }

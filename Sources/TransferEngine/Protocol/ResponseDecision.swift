@@ -14,6 +14,9 @@ public enum ResponseDecision: Sendable, Hashable {
     case retry(status: Int, retryAfter: Duration?)
     /// A permanent failure.
     case fail(status: Int)
+    /// A redirect (301, 302, 303, 307 or 308 with a `Location`): the same request to `location`
+    /// (relative to the URL asked), as the engine decides hop by hop.
+    case redirect(location: String)
 
     /// The parts of a response head the decision needs.
     public struct Head: Sendable, Hashable {
@@ -22,11 +25,13 @@ public enum ResponseDecision: Sendable, Hashable {
         public var contentLength: Int64?
         public var etag: String?
         public var retryAfter: Duration?
+        public var location: String?
 
         public init(
             status: Int, contentRange: String? = nil, contentLength: Int64? = nil, etag: String? = nil,
-            retryAfter: Duration? = nil
+            retryAfter: Duration? = nil, location: String? = nil
         ) {
+            self.location = location
             self.status = status
             self.contentRange = contentRange
             self.contentLength = contentLength
@@ -75,6 +80,8 @@ public enum ResponseDecision: Sendable, Hashable {
                 return .alreadyComplete(total: total)
             }
             return .restart(reason: "the server cannot serve bytes from \(requestedOffset) (416)")
+        case let status where [301, 302, 303, 307, 308].contains(status) && head.location.map { !$0.isEmpty } == true:
+            return .redirect(location: head.location ?? "")
         case 408, 425, 429, 500...599:
             return .retry(status: head.status, retryAfter: head.retryAfter)
         case 400...499 where deliversErrorBodies:

@@ -47,22 +47,63 @@ extension TransferSession {
     package func dataRequest(
         url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
     ) async throws(TransferError) -> (head: DataResponseHead, body: DataResponseBody) {
-        try Self.validate(url)
+        var current = url
+        var method = method.uppercased()
+        var headers = headers
+        var body = body
+        var trail = RedirectTrail(maxRedirects: configuration.maxRedirects)
+        let confined = configuration.keepsPublicTransfersPublic && url.host.map { HostClass($0) == .publicNetwork } == true
+        while true {
+            try Self.validate(current)
+            if confined,
+                let refusal = await NetworkReach.refusal(of: current, resolving: clients.proxies.server(for: current) == nil)
+            {
+                throw TransferError(.invalidURL, refusal, permanent: true)
+            }
+            let response = try await send(current, method: method, headers: headers, body: body, timeout: timeout)
+            let status = Int(response.status.code)
+            guard [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
+                !location.isEmpty
+            else {
+                let head = DataResponseHead(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) })
+                return (head, DataResponseBody(body: response.body, url: current, stallTimeout: configuration.stallTimeout))
+            }
+            // A redirect's own body is read and dropped (the connection is then free for the next hop).
+            _ = try? await response.body.collect(upTo: 1 << 20)
+            let next: URL
+            switch trail.next(from: current.absoluteString, location: location) {
+            case .success(let text): next = URL(string: text) ?? current
+            case .failure(let error): throw error
+            }
+            // 303, and 301 or 302 after a POST, become a GET without a body, as browsers and Foundation do.
+            if (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST") {
+                method = "GET"
+                body = nil
+                headers = headers.filter { !["content-type", "content-length"].contains($0.key.lowercased()) }
+            }
+            // Credentials meant for one host go to no other.
+            if next.host?.lowercased() != current.host?.lowercased() {
+                headers = headers.filter { !["authorization", "cookie"].contains($0.key.lowercased()) }
+            }
+            current = next
+        }
+    }
+
+    /// One request of ``dataRequest(url:method:headers:body:timeout:)``: one hop.
+    private func send(
+        _ url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+    ) async throws(TransferError) -> HTTPClientResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = HTTPMethod(rawValue: method.uppercased())
+        request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response: HTTPClientResponse
         do {
             let (seconds, attoseconds) = timeout.components
             let wait = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            response = try await clients.client(for: url).execute(request, timeout: wait)
+            return try await clients.client(for: url).execute(request, timeout: wait)
         } catch {
             throw await Self.dataError(error, url: url, stallTimeout: configuration.stallTimeout)
         }
-        let head = DataResponseHead(
-            status: Int(response.status.code), headers: response.headers.map { (name: $0.name, value: $0.value) })
-        return (head, DataResponseBody(body: response.body, url: url, stallTimeout: configuration.stallTimeout))
     }
 
     /// What a failed data request's error means, in a ``TransferError`` (`.cancelled` when the

@@ -152,7 +152,8 @@ public actor TransferSession {
             durability: configuration.durability, reportsResponses: configuration.reportsResponses,
             finisher: configuration.finisher, time: time, logger: logger,
             cap: BandwidthCap(bytesPerSecond: configuration.bandwidthLimit),
-            deliversErrorBodies: configuration.deliversErrorBodies)
+            deliversErrorBodies: configuration.deliversErrorBodies, maxRedirects: configuration.maxRedirects,
+            keepsPublicTransfersPublic: configuration.keepsPublicTransfersPublic)
     }
 
     /// The most bytes a second all transfers together receive now (`nil`: no cap).

@@ -64,6 +64,11 @@ public struct TransferSessionConfiguration: Sendable {
     /// as any other body is, instead of failing the transfer (default `false`). The status is in
     /// the ``TransferEvent/responded(_:_:)`` event. Retries of 408, 429 and 5xx are unchanged.
     public var deliversErrorBodies = false
+    /// Whether a transfer whose URL names a public host stays on the public internet (default
+    /// `false`): a redirect to, or a name that resolves to, a loopback, private or unspecified
+    /// address fails the transfer for good, with a reason naming the host (see ``NetworkReach``).
+    /// For URLs from a source that must not reach this machine or its network (a catalog's).
+    public var keepsPublicTransfersPublic = false
 
     /// Creates a configuration.
     public init(
@@ -104,11 +109,13 @@ public struct TransferSessionConfiguration: Sendable {
     }
 
     /// The configuration of the engine's HTTP client: at most ``maxTransfersPerHost`` connections
-    /// to a host, no decompression, no retries of its own (the engine retries and resumes), HTTP/2
+    /// to a host, no decompression, no retries or redirects of its own (the engine retries,
+    /// resumes and follows redirects, checking each hop), HTTP/2
     /// windows granted in full at the start.
     func httpClientConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
+            // Redirects are followed by the engine, one hop at a time (``Redirect``).
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .init(connectTimeout), read: .init(stallTimeout)),
             decompression: .disabled)
         // The engine retries with its own backoff and resumes; the pool must fail fast instead.
