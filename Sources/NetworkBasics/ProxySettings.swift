@@ -84,11 +84,16 @@ public struct ProxySettings: Sendable, Hashable, Codable {
     static func server(_ text: String, setting: String) throws(ProxySettingsError) -> Server {
         let withScheme = text.contains("://") ? text : "http://" + text
         guard let url = URLComponents(string: withScheme), let host = url.host, !host.isEmpty else {
-            throw ProxySettingsError(message: "\(setting): \"\(text)\" is not a proxy URL such as http://proxy.example:3128")
+            throw ProxySettingsError(
+                message: "\(setting): \"\(redacted(text))\" is not a proxy URL such as http://proxy.example:3128")
         }
         let kind: Server.Kind
         switch url.scheme?.lowercased() {
-        case "http", "https": kind = .http
+        case "http": kind = .http
+        case "https":
+            // Spoken to in clear, an https:// proxy would carry its password and every http request unencrypted.
+            throw ProxySettingsError(
+                message: "\(setting): https:// proxies (TLS to the proxy itself) are not supported; http:// and socks5:// are")
         case "socks5", "socks5h": kind = .socks5
         default:
             throw ProxySettingsError(
@@ -97,6 +102,16 @@ public struct ProxySettings: Sendable, Hashable, Codable {
         let credentials = url.user.map { user in user + ":" + (url.password ?? "") }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         return Server(kind: kind, host: bare, port: url.port ?? 1080, credentials: credentials)
+    }
+}
+
+extension ProxySettings {
+    /// A proxy setting as it may be shown: any user name and password replaced by `…`.
+    public static func redacted(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        guard start <= at else { return text }
+        return String(text[..<start]) + "…" + String(text[at...])
     }
 }
 

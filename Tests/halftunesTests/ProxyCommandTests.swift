@@ -92,4 +92,45 @@ struct ProxyCommandTests {
             #expect(result.stderr == "halftunes: --proxy: ftp proxies are not supported (http:// and socks5:// are)\n")
         }
     }
+
+    @Test("a proxy's password: not on the agent's command line nor in its log; the download still crosses the proxy")
+    func passwordOutOfSight() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                let withPassword = "http://listener:s3cret@127.0.0.1:\(proxy.port)"
+                try await setup.stoppingAgent {
+                    let download = try await setup.run(["download", "1002", "--proxy", withPassword])
+                    #expect(download.status == 0, "\(download.stderr)")
+                    // The command's lookup, then the agent's preview and cover: two processes, two tunnels at least.
+                    let tunnels = proxy.log.all.filter { $0 == "CONNECT 127.0.0.1:\(url.port!)" }
+                    #expect(tunnels.count >= 2, "\(proxy.log.all)")
+                    #expect(catalog.previewRequests.count == 1)
+                    let pid = try #require(try await setup.agentPID(), "the agent the download started still runs")
+                    let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+                    let words = String(decoding: commandLine, as: UTF8.self).split(separator: "\0")
+                    #expect(words.contains("agent") && !words.contains { $0.contains("s3cret") }, "\(words)")
+                    let log = try String(contentsOf: setup.home.appendingPathComponent("agent.log"), encoding: .utf8)
+                    #expect(!log.contains("s3cret"), "\(log)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a proxy setting that cannot be used is told without its password; an https:// proxy is refused, not spoken to in clear",
+        arguments: [
+            ("http://user:s3cret@", "--proxy: \"http://…@\" is not a proxy URL"),
+            ("https://user:s3cret@proxy.example:3128", "--proxy: https:// proxies (TLS to the proxy itself) are not supported"),
+        ])
+    func passwordNotEchoed(value: String, told: String) async throws {
+        try await withTemporaryDirectory { home in
+            let result = try await runHalftunes(
+                ["search", "love", "--proxy", value], home: home, catalog: URL(string: "http://127.0.0.1:9")!)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(told) && !result.stderr.contains("s3cret"), "\(result.stderr)")
+        }
+    }
 }

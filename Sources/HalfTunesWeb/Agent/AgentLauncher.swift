@@ -61,9 +61,24 @@ public enum AgentLauncher {
     private static func spawn(_ arguments: [String], log: String) throws -> pid_t {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        do { return try DetachedProcess.spawn(executable, arguments, log: log) } catch {
+        let (visible, environment) = secretsMoved(arguments)
+        do { return try DetachedProcess.spawn(executable, visible, log: log, environment: environment) } catch {
             throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(error.reason)")
         }
+    }
+
+    /// The arguments with `--proxy VALUE` taken out, and the environment that carries it instead
+    /// (`HALFTUNES_PROXY`): a proxy's password on a command line is shown to every user by `ps`,
+    /// while a process's environment is readable only by its user. `nil`: the environment as is.
+    static func secretsMoved(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ([String], [String: String]?) {
+        guard let index = arguments.firstIndex(of: "--proxy"), index + 1 < arguments.count else { return (arguments, nil) }
+        var visible = arguments
+        var moved = environment
+        moved["HALFTUNES_PROXY"] = visible[index + 1]
+        visible.removeSubrange(index...index + 1)
+        return (visible, moved)
     }
 
     private static func lastLine(of file: URL) -> String? {

@@ -24,7 +24,7 @@ struct CatalogOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Go through this proxy (http://host:port or socks5://host:port; \"\" for none) instead of $https_proxy, $http_proxy, $all_proxy; $no_proxy still names hosts reached directly.",
+            "Go through this proxy (http://host:port or socks5://host:port; \"\" for none) instead of $https_proxy, $http_proxy, $all_proxy (default: $HALFTUNES_PROXY, out of the process list); $no_proxy still names hosts reached directly.",
             valueName: "url"))
     var proxy: String?
 
@@ -52,9 +52,11 @@ struct CatalogOptions: ParsableArguments {
         return configuration
     }
 
-    /// The proxies of an explicit `--proxy`, else of the environment (as curl reads them).
+    /// The proxies of an explicit `--proxy`, else `HALFTUNES_PROXY` (the same, where no other user's
+    /// `ps` sees it: how an agent gets a command's `--proxy`), else of the environment (as curl reads them).
     static func proxies(explicit: String?) throws -> ProxySettings {
-        do { return try ProxySettings.resolve(explicit: explicit) } catch { throw DownloadError(.badInput, error.message) }
+        let chosen = explicit ?? ProcessInfo.processInfo.environment["HALFTUNES_PROXY"]
+        do { return try ProxySettings.resolve(explicit: chosen) } catch { throw DownloadError(.badInput, error.message) }
     }
 
     /// The trust roots of an explicit file, else of `HALFTUNES_CA_BUNDLE`.
