@@ -39,19 +39,27 @@ public enum TLSProblem: Sendable, Hashable {
     }
 
     /// The problem `error` is for a request to `url`, with the `host:port` to name in its message;
-    /// `nil` when `error` is not about TLS.
-    public static func diagnose(_ error: any Error, url: URL) async -> (problem: TLSProblem, server: String)? {
+    /// `nil` when `error` is not about TLS. When the request went through a proxy (one of
+    /// `proxies` serves `url`), the server is not contacted again to tell why (a direct connection
+    /// may be impossible, or not what the user wants): the problem is then told from `error` alone.
+    public static func diagnose(
+        _ error: any Error, url: URL, proxies: ProxySettings = .none
+    ) async -> (problem: TLSProblem, server: String)? {
         guard isTLSFailure(error), let host = url.host else { return nil }
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
-        return await diagnose(error, host: host, port: port).map { ($0, "\(host):\(port)") }
+        let direct = proxies.server(for: url) == nil
+        return await diagnose(error, host: host, port: port, looksAgain: direct).map { ($0, "\(host):\(port)") }
     }
 
     /// The problem `error` is, if it is a TLS failure. A failed verification does not say why, so
     /// the server's certificate is fetched once more, without verifying it, to tell (`nil` when
     /// `error` is not about TLS).
-    public static func diagnose(_ error: any Error, host: String, port: Int) async -> TLSProblem? {
+    ///
+    /// - Parameter looksAgain: Whether the certificate may be fetched again to tell (else the
+    ///   problem is told from `error` alone).
+    public static func diagnose(_ error: any Error, host: String, port: Int, looksAgain: Bool = true) async -> TLSProblem? {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
-            let names = await certificate(host: host, port: port).map(Self.names(in:)) ?? []
+            let names = looksAgain ? await certificate(host: host, port: port).map(Self.names(in:)) ?? [] : []
             return .wrongName(certified: names, host: host)
         }
         let reasons: [String]
@@ -65,7 +73,7 @@ public enum TLSProblem: Sendable, Hashable {
         guard reasons.contains("CERTIFICATE_VERIFY_FAILED") else {
             return .handshake(reasons.first.map(Self.words) ?? "unknown reason")
         }
-        guard let leaf = await certificate(host: host, port: port) else { return .untrusted }
+        guard looksAgain, let leaf = await certificate(host: host, port: port) else { return .untrusted }
         let now = Date()
         if leaf.notValidAfter < now { return .expired(leaf.notValidAfter) }
         if leaf.notValidBefore > now { return .notYetValid(leaf.notValidBefore) }
@@ -107,7 +115,8 @@ public enum TLSProblem: Sendable, Hashable {
     }
 
     /// The leaf certificate `host:port` presents, read over a connection that verifies nothing and
-    /// closes at once; `nil` when it cannot be had within five seconds.
+    /// closes at once; `nil` when it cannot be had within five seconds (connecting and the
+    /// handshake together: a server that stalls the handshake holds no caller up).
     private static func certificate(host: String, port: Int) async -> Certificate? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .none
@@ -121,8 +130,14 @@ public enum TLSProblem: Sendable, Hashable {
                     try channel.pipeline.syncOperations.addHandlers(handler, HandshakeWaiter())
                 }
             }
+        let deadline = NIODeadline.now() + .seconds(5)
         guard let channel = try? await bootstrap.connect(host: host, port: port).get() else { return nil }
-        defer { channel.close(promise: nil) }
+        // Closing the channel at the deadline ends the wait below (the waiter fails when it goes).
+        let limit = channel.eventLoop.scheduleTask(deadline: deadline) { channel.close(promise: nil) }
+        defer {
+            limit.cancel()
+            channel.close(promise: nil)
+        }
         let waiter = try? await channel.pipeline.handler(type: HandshakeWaiter.self).get()
         guard let waiter, (try? await waiter.done.futureResult.get()) != nil else { return nil }
         let der = try? await channel.eventLoop.submit {

@@ -103,4 +103,59 @@ struct HTTPSCommandTests {
             }
         }
     }
+
+    @Test(
+        "a server that presents an untrusted certificate, then stalls the handshake of the second look: the search ends, saying why"
+    )
+    func stalledSecondHandshake() async throws {
+        let authority = try TestAuthority()
+        try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { _, url in
+            let relay = try StallingRelay(upstream: url.port!)
+            defer { relay.stop() }
+            try await withTemporaryDirectory { home in
+                let catalog = try #require(URL(string: "https://localhost:\(relay.port)"))
+                let search = try ChildProcess(
+                    try BuiltProducts.halftunes, ["search", "love"],
+                    environment: halftunesEnvironment(home: home, catalog: catalog))
+                // Bounded: a search that has not ended in 30 s is what this test is about.
+                let ended = try await withThrowingTaskGroup(of: ChildProcess.Result?.self) { group in
+                    group.addTask { await search.wait() }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(30))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
+                }
+                guard let ended else {
+                    search.signal(SIGKILL)
+                    Issue.record("the search had not ended after 30 s; connections accepted: \(relay.accepted)")
+                    return
+                }
+                #expect(ended.status == 5, "\(ended.stderr)")
+                #expect(
+                    ended.stderr.contains("the certificate of localhost:\(relay.port) is not trusted"), "\(ended.stderr)")
+                #expect(relay.accepted >= 2, "the certificate was looked at again")
+            }
+        }
+    }
+
+    @Test("through a proxy, an untrusted certificate is told without a second, direct connection to the server")
+    func noDirectLookThroughProxy() async throws {
+        let authority = try TestAuthority()
+        try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { _, url in
+            let relay = try StallingRelay(upstream: url.port!)
+            defer { relay.stop() }
+            let proxy = try TestProxy()
+            defer { proxy.stop() }
+            try await withTemporaryDirectory { home in
+                let catalog = try #require(URL(string: "https://localhost:\(relay.port)"))
+                let search = try await runHalftunes(["search", "love", "--proxy", proxy.url], home: home, catalog: catalog)
+                #expect(search.status == 5, "\(search.stderr)")
+                #expect(search.stderr.contains("the certificate of localhost:\(relay.port) is not trusted"), "\(search.stderr)")
+                #expect(proxy.log.all == ["CONNECT localhost:\(relay.port)"], "\(proxy.log.all)")
+                #expect(relay.accepted == 1, "only the proxy's connection reached the server")
+            }
+        }
+    }
 }

@@ -217,7 +217,8 @@ public actor ITunesCatalog {
             body = try await response.body.collect(upTo: 16 << 20)
         } catch {
             throw await TransportFailure.catalogError(
-                for: error, host: host, url: configuration.baseURL, timeout: configuration.timeout)
+                for: error, host: host, url: configuration.baseURL, timeout: configuration.timeout,
+                proxies: configuration.proxies)
         }
         let data = Data(body.readableBytesView)
         switch status {

@@ -6,8 +6,10 @@ import NetworkBasics
 
 /// Turns what the HTTP stack throws into the catalog's typed errors.
 enum TransportFailure {
-    static func catalogError(for error: any Error, host: String, url: URL, timeout: Duration) async -> CatalogError {
-        if let (problem, server) = await TLSProblem.diagnose(error, url: url) {
+    static func catalogError(
+        for error: any Error, host: String, url: URL, timeout: Duration, proxies: ProxySettings = .none
+    ) async -> CatalogError {
+        if let (problem, server) = await TLSProblem.diagnose(error, url: url, proxies: proxies) {
             return CatalogError(code: .tlsFailure, message: problem.message(server: server))
         }
         if let error = error as? HTTPClientError {

@@ -314,7 +314,7 @@ struct TransferRunner: Sendable {
         if Task.isCancelled || error is CancellationError { return .stopped }
         // A certificate or handshake that fails now fails the same way next time: for good, said plainly.
         if TLSProblem.isTLSFailure(error), let url = URL(string: job.url),
-            let (problem, server) = await TLSProblem.diagnose(error, url: url)
+            let (problem, server) = await TLSProblem.diagnose(error, url: url, proxies: clients.proxies)
         {
             return .failed(NetworkFailure.tlsError(problem, server: server))
         }

@@ -102,18 +102,20 @@ extension TransferSession {
             let wait = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             return try await clients.client(for: url).execute(request, timeout: wait)
         } catch {
-            throw await Self.dataError(error, url: url, stallTimeout: configuration.stallTimeout)
+            throw await Self.dataError(error, url: url, stallTimeout: configuration.stallTimeout, proxies: clients.proxies)
         }
     }
 
     /// What a failed data request's error means, in a ``TransferError`` (`.cancelled` when the
     /// calling task was cancelled).
-    static func dataError(_ error: any Error, url: URL, stallTimeout: Duration) async -> TransferError {
+    static func dataError(
+        _ error: any Error, url: URL, stallTimeout: Duration, proxies: ProxySettings = .none
+    ) async -> TransferError {
         if let error = error as? TransferError { return error }
         if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
             return TransferError(.cancelled, "cancelled", permanent: true)
         }
-        if TLSProblem.isTLSFailure(error), let (problem, server) = await TLSProblem.diagnose(error, url: url) {
+        if TLSProblem.isTLSFailure(error), let (problem, server) = await TLSProblem.diagnose(error, url: url, proxies: proxies) {
             return NetworkFailure.tlsError(problem, server: server)
         }
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
