@@ -64,7 +64,7 @@ struct ResumeDataInputTests {
     }
 
     @Test(
-        "resume data naming a destination or a partial file outside the state folder is refused, whatever the other names; nothing outside is touched"
+        "resume data naming a destination or a partial file outside a downloads folder of the state folder is refused, whatever the other names, links and '..' resolved as the kernel does; nothing outside is touched"
     )
     func outsideTheStateFolder() async throws {
         try await withTemporaryDirectory { folder in
@@ -85,11 +85,23 @@ struct ResumeDataInputTests {
             let linkedPart = inside.deletingLastPathComponent().appendingPathComponent("link.download.part")
             try FileManager.default.createSymbolicLink(at: linkedPart, withDestinationURL: victim)
             let traversal = inside.deletingLastPathComponent().appendingPathComponent("../../../outside/victim.download")
+            // Through the link, then up: inside as written, the state folder's parent as the kernel goes.
+            let upThroughLink = inside.deletingLastPathComponent().appendingPathComponent("linked/../beside.download")
+            let beside = folder.appendingPathComponent("beside.download")
+            try Data("precious".utf8).write(to: beside)
+            try Data("precious part".utf8).write(to: URL(fileURLWithPath: beside.path + ".part"))
+            // Another session's journal, in the state folder but not a downloads folder.
+            let otherSession = state.appendingPathComponent("sessions/other", isDirectory: true)
+            try FileManager.default.createDirectory(at: otherSession, withIntermediateDirectories: true)
+            let journal = otherSession.appendingPathComponent("session.journal.sqlite")
+            try Data("journal".utf8).write(to: journal)
             let cases: [(String, URL, URL)] = [
                 ("a destination outside, its partial file inside", victim, insidePart),
                 ("a destination inside, its partial file outside", inside, URL(fileURLWithPath: victim.path + ".part")),
                 ("both outside, named alike", victim, URL(fileURLWithPath: victim.path + ".part")),
                 ("both through '..' to the outside", traversal, URL(fileURLWithPath: traversal.path + ".part")),
+                ("both through a link, then '..'", upThroughLink, URL(fileURLWithPath: upThroughLink.path + ".part")),
+                ("another session's journal", journal, URL(fileURLWithPath: journal.path + ".part")),
                 (
                     "both in a linked folder", linked.appendingPathComponent("victim.download"),
                     URL(fileURLWithPath: linked.appendingPathComponent("victim.download").path + ".part")
@@ -108,6 +120,9 @@ struct ResumeDataInputTests {
                 #expect(error.localizedDescription.contains("names a file outside this session's folder"), "\(what)")
             }
             #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+            #expect(try String(contentsOf: beside, encoding: .utf8) == "precious")
+            #expect(try String(contentsOf: URL(fileURLWithPath: beside.path + ".part"), encoding: .utf8) == "precious part")
+            #expect(try String(contentsOf: journal, encoding: .utf8) == "journal")
             #expect(try String(contentsOf: URL(fileURLWithPath: victim.path + ".part"), encoding: .utf8) == "precious part")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted()

@@ -191,12 +191,13 @@ actor SessionCore {
                     url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
             case .resumeData(let data):
                 var resume = try ResumeData(encoded: data)
-                guard folders.owns(partialFile: resume.partialFile, destination: resume.destination) else {
+                guard let owned = folders.ownedFiles(partialFile: resume.partialFile, destination: resume.destination) else {
                     throw TransferError(
                         .invalidResumeData,
                         "the resume data names a file outside this session's folder (\(resume.partialFile.path))", permanent: true
                     )
                 }
+                (resume.partialFile, resume.destination) = owned
                 resume.tag = tag(for: task)
                 id = try await engine.resume(with: resume)
                 if let other = byTransfer[id], other != number {

@@ -41,17 +41,43 @@ struct SessionFolders: Sendable {
         downloads.appendingPathComponent("\(UUID().uuidString.lowercased()).download")
     }
 
-    /// Whether resume data's files are ones a session of this state folder made: a `.part` file
-    /// beside its destination, inside the state folder. Resume data is only trusted that far; it
-    /// could otherwise make the session truncate or overwrite any file the process can write.
-    func owns(partialFile: URL, destination: URL) -> Bool {
-        let partial = partialFile.standardizedFileURL
-        guard partial.path == destination.standardizedFileURL.path + ".part" else { return false }
-        let folder = partial.deletingLastPathComponent().resolvingSymlinksInPath().path
-        guard folder == root.path || folder.hasPrefix(root.path + "/") else { return false }
+    /// Resume data's files, as the system reaches them, when they are ones a session of this state
+    /// folder made: a `.part` file beside its destination, in a sessions' downloads folder
+    /// (`default/downloads` or `sessions/<id>/downloads`, never a journal's folder); `nil` when not.
+    /// Resume data is only trusted that far; it could otherwise make the session truncate or
+    /// overwrite any file the process can write. Folders are resolved as the kernel resolves them
+    /// (`link/../x` through the link), and the files are to be used by the paths returned.
+    func ownedFiles(partialFile: URL, destination: URL) -> (partial: URL, destination: URL)? {
+        guard partialFile.isFileURL, destination.isFileURL,
+            partialFile.lastPathComponent == destination.lastPathComponent + ".part",
+            let folder = Self.resolvedFolder(of: partialFile),
+            Self.resolvedFolder(of: destination) == folder, isDownloadsFolder(folder)
+        else { return nil }
+        let partial = URL(fileURLWithPath: folder).appendingPathComponent(partialFile.lastPathComponent)
         // The file itself may not be a link pointing elsewhere.
         let attributes = try? FileManager.default.attributesOfItem(atPath: partial.path)
-        return attributes?[.type] as? FileAttributeType != .typeSymbolicLink
+        guard attributes?[.type] as? FileAttributeType != .typeSymbolicLink else { return nil }
+        return (partial, URL(fileURLWithPath: folder).appendingPathComponent(destination.lastPathComponent))
+    }
+
+    /// The folder of `file` with every link and `..` resolved in the order the kernel takes them;
+    /// for a folder that is gone, its path as written when that has no `..` in it.
+    private static func resolvedFolder(of file: URL) -> String? {
+        let folder = file.deletingLastPathComponent().path
+        if let resolved = realpath(folder, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let parts = folder.split(separator: "/")
+        return parts.contains("..") ? nil : "/" + parts.filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Whether `folder` (resolved) is where sessions of this state folder write downloads.
+    private func isDownloadsFolder(_ folder: String) -> Bool {
+        if folder == root.appendingPathComponent("default/downloads").path { return true }
+        let url = URL(fileURLWithPath: folder)
+        return url.lastPathComponent == "downloads"
+            && url.deletingLastPathComponent().deletingLastPathComponent().path == root.appendingPathComponent("sessions").path
     }
 
     /// The highest task identifier a background session has given a started task (0 if none).
