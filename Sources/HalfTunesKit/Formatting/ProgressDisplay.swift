@@ -99,6 +99,11 @@ public final class ProgressDisplay {
         case .terminal:
             if line.finished { summaries.append(summary(line)) }
         }
+        // One that failed before it was followed (at once: a refused URL) tells its reason on
+        // standard error too, as a failure event would.
+        if document.state == .failed {
+            if mode == .terminal { untold.append("\(line.title) — \(line.text)") } else { warn("\(line.title) — \(line.text)") }
+        }
         // A failed one stays until its next event: a download started again goes on from there.
         if document.state == .downloaded { retire(id, line) }
         if mode == .terminal { redraw(force: true) }
