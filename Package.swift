@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "DemoCatalog",
+                "DemoCatalog", "NetworkBasics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

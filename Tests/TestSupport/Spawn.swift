@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +43,7 @@ public enum Spawn {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
             }
         }
-        closeOthers(in: &actions)
+        DetachedProcess.closeOthers(in: &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -94,19 +95,5 @@ public enum Spawn {
             throw Failure(program: "pipe", reason: String(cString: strerror(errno)))
         }
         return (ends[0], ends[1])
-    }
-
-    /// Every descriptor above 2 closed in the child: glibc's `addclosefrom_np` (2.34 and later,
-    /// looked up at run time as Swift's Glibc module does not declare it), else each one open now.
-    private static func closeOthers(in actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-            return
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 && fcntl(fd, F_GETFD) >= 0 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
     }
 }

@@ -21,22 +21,7 @@ public final class StallingRelay: Sendable {
     /// Listens on a free port, relaying the first connection to `127.0.0.1:upstream`.
     public init(upstream: Int) throws {
         self.upstream = upstream
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 16) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open(backlog: 16)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 

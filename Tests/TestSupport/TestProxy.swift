@@ -22,24 +22,7 @@ public final class TestProxy: Sendable {
     /// Listens on a free port; `hosts` are names it connects to the given addresses.
     public init(hosts: [String: String] = [:]) throws {
         self.hosts = hosts
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 64) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open(backlog: 64)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
