@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/Static")]
+            resources: [.embedInCode("Resources/Static")]
         ),
         .target(
             name: "DemoCatalog",
