@@ -8,7 +8,6 @@ let package = Package(
         .library(name: "ITunesSearch", targets: ["ITunesSearch"]),
         .library(name: "Transfers", targets: ["Transfers"]),
         .library(name: "TransferEngine", targets: ["TransferEngine"]),
-        .library(name: "NetworkBasics", targets: ["NetworkBasics"]),
         .library(name: "HalfTunesKit", targets: ["HalfTunesKit"]),
         .library(name: "HalfTunesWeb", targets: ["HalfTunesWeb"]),
         .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
@@ -32,8 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
-        // One of each utility the libraries share: host classifier, URL policy, Retry-After, the clock,
-        // trust roots and TLS failures in words.
+        // One of each network utility the libraries share: host classifier, URL policy, name
+        // resolution, proxies, Retry-After, the clock, trust roots and TLS failures in words.
         .target(
             name: "NetworkBasics",
             dependencies: [
@@ -46,6 +45,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // The process and file-system helpers the agents need: a detached child, a Unix socket
+        // peer's credentials, systemd's socket activation, what is wrong with a folder.
+        .target(name: "SystemBasics"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
         .target(
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "NetworkBasics",
+                "NetworkBasics", "SystemBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -77,7 +79,7 @@ let package = Package(
         .target(
             name: "Transfers",
             dependencies: [
-                "TransferEngine", "NetworkBasics", .product(name: "Logging", package: "swift-log"),
+                "TransferEngine", "NetworkBasics", "SystemBasics", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -85,17 +87,26 @@ let package = Package(
         .target(
             name: "HalfTunesKit",
             dependencies: [
-                "ITunesSearch", "TransferEngine", "NetworkBasics", "MediaTags",
+                "ITunesSearch", "TransferEngine", "NetworkBasics", "SystemBasics", "MediaTags",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What only the command line shows and runs: the terminal's progress display and tables,
+        // the foreground batch that follows downloads, and the audio player's process.
+        .target(
+            name: "HalfTunesTerminal",
+            dependencies: [
+                "HalfTunesKit", "ITunesSearch", "TransferEngine", "NetworkBasics",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "HalfTunesWeb",
             dependencies: [
-                "HalfTunesKit", "ITunesSearch", "NetworkBasics", "TransferEngine",
+                "HalfTunesKit", "ITunesSearch", "NetworkBasics", "SystemBasics", "TransferEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -122,8 +133,8 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "DemoCatalog", "TransferEngine", "NetworkBasics",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HalfTunesWeb", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch", "DemoCatalog", "TransferEngine",
+                "NetworkBasics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -155,7 +166,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "DemoCatalog", "NetworkBasics",
+                "DemoCatalog", "NetworkBasics", "SystemBasics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -170,8 +181,9 @@ let package = Package(
         .testTarget(
             name: "ITunesSearchTests",
             dependencies: [
-                "ITunesSearch", "TestSupport",
+                "ITunesSearch", "TestSupport", "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -181,12 +193,22 @@ let package = Package(
             dependencies: [
                 "Transfers", "TransferEngine", "TestSupport", "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "HalfTunesKitTests", dependencies: ["HalfTunesKit", "TestSupport"]),
-        .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics"]),
-        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
+        .testTarget(
+            name: "HalfTunesKitTests",
+            dependencies: [
+                "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch", "TransferEngine", "DemoCatalog", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics", "SystemBasics"]),
+        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport", "DemoCatalog"]),
         .testTarget(
             name: "HalfTunesWebTests",
             dependencies: [
@@ -207,12 +229,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DownloadServiceExampleTests",
-            dependencies: ["DownloadService", "Transfers", "NetworkBasics", "TestSupport", "DemoCatalog"],
+            dependencies: ["DownloadService", "Transfers", "SystemBasics", "TestSupport", "DemoCatalog"],
             path: "Examples/DownloadService/Tests/DownloadServiceExampleTests"),
         .testTarget(
             name: "halftunesTests",
             dependencies: [
-                "halftunes", "HalfTunesWeb", "HalfTunesKit", "DemoCatalog", "TestSupport",
+                "halftunes", "HalfTunesWeb", "HalfTunesKit", "HalfTunesTerminal", "DemoCatalog", "TestSupport", "SystemBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes`: search the iTunes catalog, download previews, play them.
 @main

@@ -1,4 +1,5 @@
 import HalfTunesKit
+import HalfTunesTerminal
 import Testing
 
 @Suite("A batch's ids handed over a slice at a time (pure)")

@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 import ITunesSearch
 import Testing
 

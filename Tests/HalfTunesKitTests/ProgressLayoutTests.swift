@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HalfTunesKit
+@testable import HalfTunesTerminal
 
 @Suite("The terminal display's rows for a batch (pure)")
 struct ProgressLayoutTests {

@@ -3,6 +3,7 @@ import ITunesSearch
 import Testing
 
 @testable import HalfTunesKit
+@testable import HalfTunesTerminal
 
 @Suite("Settings")
 struct SettingsTests {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import HalfTunesKit
+@testable import HalfTunesTerminal
 
 @Suite("Wire schema and listing text (pure)")
 struct WireAndListingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkBasics
+import SystemBasics
 import Testing
 
 /// Why a folder cannot be made, read off real files in a scratch folder.

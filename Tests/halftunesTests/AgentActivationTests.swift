@@ -1,6 +1,6 @@
 import DemoCatalog
 import Foundation
-import NetworkBasics
+import SystemBasics
 import TestSupport
 import Testing
 

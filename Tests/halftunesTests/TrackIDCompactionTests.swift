@@ -1,4 +1,5 @@
 import HalfTunesKit
+import HalfTunesTerminal
 import Testing
 
 @testable import halftunes

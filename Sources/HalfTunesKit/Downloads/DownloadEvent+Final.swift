@@ -1,6 +1,6 @@
 extension DownloadEvent {
     /// Whether it tells of a wait to retry.
-    var isRetry: Bool { if case .retrying = self { true } else { false } }
+    public var isRetry: Bool { if case .retrying = self { true } else { false } }
 
     /// Whether the download will not move again by itself.
     public var isFinal: Bool {

@@ -1,5 +1,6 @@
 import ITunesSearch
 import NetworkBasics
+import SystemBasics
 import TransferEngine
 
 /// Why the app could not do what was asked: one type for every front end, whatever layer failed.

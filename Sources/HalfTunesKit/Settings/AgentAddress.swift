@@ -1,5 +1,6 @@
 import Foundation
 import NetworkBasics
+import SystemBasics
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import HalfTunesKit
 import NetworkBasics
+import SystemBasics
 
 #if canImport(Glibc)
     import Glibc

@@ -7,6 +7,7 @@ import NIOHTTP1
 import NIOPosix
 import NetworkBasics
 import ServiceLifecycle
+import SystemBasics
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,7 @@ import ITunesSearch
 import Logging
 import NetworkBasics
 import ServiceLifecycle
+import SystemBasics
 import TransferEngine
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NetworkBasics
+import SystemBasics
 
 #if canImport(Glibc)
     import Glibc

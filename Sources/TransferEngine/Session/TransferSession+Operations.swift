@@ -1,5 +1,6 @@
 import Foundation
 import NetworkBasics
+import SystemBasics
 
 extension TransferSession {
     /// Queues a download of `url` to `destination`; it starts as soon as the limits allow.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NetworkBasics
+import SystemBasics
 
 /// A persistent, resumable "background session" for Linux: what URLSession's background
 /// configuration and resume data do on Apple platforms.

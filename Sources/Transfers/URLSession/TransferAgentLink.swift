@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NetworkBasics
 import Synchronization
+import SystemBasics
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes album ID`: an album's songs in disc and track order.
 struct AlbumCommand: AsyncParsableCommand {

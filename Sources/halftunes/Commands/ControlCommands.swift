@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes pause ID`: pauses a download, keeping what was received.
 struct PauseCommand: AsyncParsableCommand {

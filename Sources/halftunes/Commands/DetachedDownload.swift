@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 import HalfTunesWeb
 
 /// `download --detach`: the ids handed to the agent, which downloads them

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes download ID...`: downloads previews into the library, in the foreground.
 struct DownloadCommand: AsyncParsableCommand {

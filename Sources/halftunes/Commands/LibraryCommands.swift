@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes play ID`: plays a downloaded track through the system's audio player.
 struct PlayCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes limit-rate [RATE|none]`: shows or changes the cap on a running server's downloads.
 struct LimitRateCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes list`: downloads in flight and the library.
 struct ListCommand: AsyncParsableCommand {

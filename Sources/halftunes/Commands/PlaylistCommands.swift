@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes export [ID...] [-o FILE] [--absolute]`: the library as an M3U8 playlist.
 struct ExportCommand: AsyncParsableCommand {

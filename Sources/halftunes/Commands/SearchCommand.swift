@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 import ITunesSearch
 
 /// `halftunes search TERM`: a table of songs, or JSON with `--json`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// `halftunes wait ID…`: follows downloads that run elsewhere (the agent's, a server's) until
 /// each is in the library or has failed, with the same display as `download`.

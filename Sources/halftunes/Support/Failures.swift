@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// The command line's edge for errors: one line on standard error, and an exit status per
 /// ``DownloadError/Code`` (the same whether the work ran here or in `halftunes serve`).

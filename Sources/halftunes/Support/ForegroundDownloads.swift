@@ -1,5 +1,6 @@
 import ArgumentParser
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// Shows downloads in the foreground until each completes or fails (``ForegroundBatch``), on the
 /// terminal's display; Ctrl-C or SIGTERM pauses a local control's downloads.

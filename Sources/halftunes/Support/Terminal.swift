@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesTerminal
 
 /// What the command line writes, and where.
 enum Terminal {

@@ -1,3 +1,4 @@
+import HalfTunesKit
 import ITunesSearch
 
 /// A plain-text table aligned by display width (so CJK and emoji titles line up), fitted to a

@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 /// Starting ids of which the catalog may lack some, as curl and aria2 go on with the rest of a
 /// list: the ids a ``DownloadError/unknownTracks(_:)`` names are left out and the rest started.
 public enum KnownTracks {

@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 
 /// Plays a track through the system's audio player (``AudioPlayer``): a downloaded file by its
 /// path, a track still downloading through the player's standard input — the bytes so far, then

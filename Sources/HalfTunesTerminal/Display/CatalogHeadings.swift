@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 extension AlbumDocument {
     /// One line above its songs: "Signal Path (Deluxe) — Static Orchard (2025), album 812345: 5 songs",
     /// saying so when the store offers fewer of the album's tracks than it has.

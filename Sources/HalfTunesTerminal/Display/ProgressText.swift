@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 /// Byte counts and progress as people read them: "1.1 MB", "12.3% of 1.1 MB", "3.2 MB/s".
 public enum ProgressText {
     /// A size in decimal units, as file managers show them.

@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 /// Joins long runs of track ids on the command line into comma-separated lists before the
 /// argument parser sees them.
 ///

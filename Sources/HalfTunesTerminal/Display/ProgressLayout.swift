@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 /// Which of a batch's unfinished tracks get a row of their own on a terminal, and the one line that
 /// stands for the rest. The rows redrawn in place must fit the window's height: a drawing taller
 /// than the window scrolls its top rows off the screen, where the next redraw cannot reach them, so

@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 import Logging
 
 /// How a HalfTunes command logs: to standard error, at the level `HALFTUNES_LOG` names (trace …

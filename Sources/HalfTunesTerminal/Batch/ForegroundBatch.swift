@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 
 /// A batch of downloads followed in the foreground until each has completed or failed, shown on a
 /// ``ProgressDisplay``: the ids go in a slice at a time (``BatchFeed``), events move the display,

@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 /// The lines of the terminal display, fitted to a width by display columns (so CJK and emoji
 /// titles line up): a track's title, a bar, "42.0% of 1.1 MB", its speed and the time left —
 /// the parts at the end dropped first when the line does not fit.

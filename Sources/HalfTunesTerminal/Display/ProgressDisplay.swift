@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 import ITunesSearch
 
 /// Shows downloads as they go, as a command line does: on a terminal, one line per track redrawn

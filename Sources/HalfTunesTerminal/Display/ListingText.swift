@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 
 /// The listing as `halftunes list` prints it: a table of the downloads in flight with their
 /// progress, then one of the library with sizes, aligned by display width.

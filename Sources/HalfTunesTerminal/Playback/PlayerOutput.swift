@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 import Synchronization
 
 /// Why the audio player did not play: no audio device, or its own failure.

@@ -1,3 +1,4 @@
+import HalfTunesKit
 import ITunesSearch
 
 /// The track ids of one `download`, handed to the downloads a slice at a time, so that at most

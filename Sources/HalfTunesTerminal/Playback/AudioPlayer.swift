@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 
 /// The system's audio player: the first of mpv, ffplay, paplay/aplay (WAV only) and afplay found
 /// on the `PATH`, with the arguments that make it play one file and exit.

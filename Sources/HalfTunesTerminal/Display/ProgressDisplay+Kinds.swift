@@ -1,3 +1,5 @@
+import HalfTunesKit
+
 extension ProgressDisplay {
     /// A status's row: a download that has received nothing yet counts with the queued ones, as
     /// its `stateChanged` does (it may still wait for a connection).

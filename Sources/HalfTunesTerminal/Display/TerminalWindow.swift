@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesKit
 
 /// What a command line knows of the terminal on standard output: whether it is one, whether it
 /// may be coloured, and its size, asked anew each time (so a display follows a resized window).
