@@ -29,6 +29,8 @@ public enum WebServer {
         if let warning = exposureWarning(for: page.host) { say(warning) }
         if let agent {
             let address = AgentAddress.resolve(for: home)
+            // No agent can keep a home it cannot write: refused as hosting it here would be.
+            if case .running = address.probe() {} else if home.isReadOnly { throw DownloadError.readOnlyHome(home) }
             var started: Bool?
             do {
                 started = try await AgentLauncher.ensureRunning(home: home, address: address, arguments: agent.arguments).started

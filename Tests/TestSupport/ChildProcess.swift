@@ -43,10 +43,12 @@ public final class ChildProcess: Sendable {
         let (program, all) =
             FileManager.default.isExecutableFile(atPath: Self.setpriv)
             ? (Self.setpriv, ["--pdeathsig", "KILL", "--", executable.path] + arguments) : (executable.path, arguments)
-        // halftunes downloads, and a background ResumableURLSession runs, in its own process unless
-        // a test asks for the agent (HALFTUNES_AGENT=1, TRANSFERS_AGENT=<path>).
+        // halftunes runs as users run it: its downloads go to the home's agent, started on demand,
+        // its socket in this test process's runtime folder unless the test names one; a test about
+        // in-process downloads says HALFTUNES_AGENT=0. A background ResumableURLSession runs in its
+        // own process unless a test asks for its agent (TRANSFERS_AGENT=<path>).
         let merged = ProcessInfo.processInfo.environment
-            .merging(["HALFTUNES_AGENT": "0", "TRANSFERS_AGENT": "0"]) { $1 }
+            .merging(["TRANSFERS_AGENT": "0", "XDG_RUNTIME_DIR": try TestAgents.runtimeFolder().path]) { $1 }
             .merging(environment) { $1 }
         let out = try Spawn.pipe()
         let err = try Spawn.pipe()

@@ -7,7 +7,10 @@ public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async thr
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("halftunes-test-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
+    defer {
+        TestAgents.stop(homesIn: url)
+        try? FileManager.default.removeItem(at: url)
+    }
     return try await body(url)
 }
 

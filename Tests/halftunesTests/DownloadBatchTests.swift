@@ -102,8 +102,7 @@ struct DownloadBatchTests {
                 let first = try ChildProcess(binary, arguments, environment: environment)
                 let reached = await first.waitForLine { receivedBytes($0, atLeast: 300_000) }
                 #expect(reached != nil)
-                first.signal(SIGKILL)
-                #expect(await first.wait().signaled)
+                #expect(await crashOwners(first, home: home).signaled)
 
                 // What the journal holds: the two queued, none of the ids after them.
                 let list = try await runHalftunes(["list", "--json"], home: home, catalog: url)

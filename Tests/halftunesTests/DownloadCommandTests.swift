@@ -40,7 +40,7 @@ struct DownloadCommandTests {
         }
     }
 
-    @Test("by default the command closes its databases before it exits: no write-ahead log is left")
+    @Test("HALFTUNES_AGENT=0: the command closes its databases before it exits: no write-ahead log is left")
     func closesDatabases() async throws {
         try await withDemoCatalog { _, url in
             // Without tags the command ends right after its last download, while the service's
@@ -49,7 +49,8 @@ struct DownloadCommandTests {
             let ids = (1011...1030).map(String.init)
             for round in 1...3 {
                 try await withTemporaryDirectory { home in
-                    let result = try await runHalftunes(["download", "--no-tags"] + ids, home: home, catalog: url)
+                    let result = try await runHalftunes(
+                        ["download", "--no-tags"] + ids, home: home, catalog: url, inProcess: true)
                     #expect(result.status == 0, "\(result.stderr)")
                     // Closing a WAL database copies its log into it, flushes it and deletes the log:
                     // a log left behind means the process ended with the database still open.
@@ -108,8 +109,7 @@ struct DownloadCommandTests {
                 let first = try ChildProcess(binary, ["download", "1005", "--json"], environment: environment)
                 let reached = await first.waitForLine { receivedBytes($0, atLeast: 400_000) }
                 #expect(reached != nil)
-                first.signal(SIGKILL)
-                let killed = await first.wait()
+                let killed = await crashOwners(first, home: home)
                 #expect(killed.signaled && killed.status == SIGKILL)
                 let parts = filesIn(home.appendingPathComponent("library")).filter { $0.hasSuffix(".part") }
                 #expect(parts.count == 1)
@@ -130,7 +130,7 @@ struct DownloadCommandTests {
         }
     }
 
-    @Test("pause, list, resume and cancel act on the session between runs")
+    @Test("HALFTUNES_AGENT=0: pause, list, resume and cancel act on the session between runs")
     func controlCommands() async throws {
         try await withDemoCatalog { catalog, url in
             // Slow enough that the download outlasts the look at the lock below: at 300 KB/s, with
@@ -139,11 +139,11 @@ struct DownloadCommandTests {
             catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1006)
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
-                let environment = halftunesEnvironment(home: home, catalog: url)
+                let environment = halftunesEnvironment(home: home, catalog: url, inProcess: true)
                 let running = try ChildProcess(binary, ["download", "1006", "--json"], environment: environment)
                 _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 // While the download runs, another process cannot open the session.
-                let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url)
+                let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url, inProcess: true)
                 #expect(locked.status == 4)  // conflict: the session is in use
                 #expect(locked.stderr.contains("in use by process \(running.pid)"))
                 // Ctrl-C pauses and keeps the partial data.
@@ -152,7 +152,7 @@ struct DownloadCommandTests {
                 #expect(interrupted.status == 130)
                 #expect(interrupted.stderr.contains("Paused"))
 
-                let list = try await runHalftunes(["list", "--json"], home: home, catalog: url)
+                let list = try await runHalftunes(["list", "--json"], home: home, catalog: url, inProcess: true)
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
                 let downloads = try #require(object["downloads"] as? [[String: Any]])
                 #expect(downloads.first?["state"] as? String == "paused")
@@ -161,7 +161,7 @@ struct DownloadCommandTests {
 
                 // Throttled still, so the resumed download reports progress mid-body.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1006)
-                let resumed = try await runHalftunes(["resume", "1006", "--json"], home: home, catalog: url)
+                let resumed = try await runHalftunes(["resume", "1006", "--json"], home: home, catalog: url, inProcess: true)
                 #expect(resumed.status == 0, "\(resumed.stderr)")
                 #expect(catalog.previewRequests.last { $0.trackId == 1006 }?.range == "bytes=\(kept)-")
                 // Progress on the NDJSON starts at the bytes kept and never goes back.
@@ -182,10 +182,10 @@ struct DownloadCommandTests {
                 _ = await second.waitForLine { $0.contains("\"progress\"") ? true : nil }
                 second.signal(SIGINT)
                 _ = await second.wait()
-                let cancelled = try await runHalftunes(["cancel", "1007"], home: home, catalog: url)
+                let cancelled = try await runHalftunes(["cancel", "1007"], home: home, catalog: url, inProcess: true)
                 #expect(cancelled.status == 0, "\(cancelled.stderr)")
                 #expect(filesIn(home.appendingPathComponent("library")) == files)
-                let unknown = try await runHalftunes(["cancel", "1007"], home: home, catalog: url)
+                let unknown = try await runHalftunes(["cancel", "1007"], home: home, catalog: url, inProcess: true)
                 #expect(unknown.status == 3)  // not found
                 #expect(unknown.stderr == "halftunes: track 1007 is not being downloaded\n")
             }

@@ -3,18 +3,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `halftunes list` and `search` while a foreground `halftunes download` owns the session, and after.
+/// `halftunes list` and `search` while a foreground `halftunes download` run with `HALFTUNES_AGENT=0`
+/// owns the session, and after (with the agent, the agent owns it and every command acts through it).
 @Suite("halftunes list and search beside a download", .timeLimit(.minutes(2)))
 struct ListBesideDownloadTests {
     @Test("list and search show the running download with the bytes on disk, without taking the session; then paused")
     func listBesideDownload() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                let filed = try await runHalftunes(["download", "1007"], home: home, catalog: url)
+                let filed = try await runHalftunes(["download", "1007"], home: home, catalog: url, inProcess: true)
                 #expect(filed.status == 0, "\(filed.stderr)")
                 // Slow enough to be mid-body through both listings below.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1006)
-                let environment = halftunesEnvironment(home: home, catalog: url)
+                let environment = halftunesEnvironment(home: home, catalog: url, inProcess: true)
                 let running = try ChildProcess(
                     try BuiltProducts.halftunes, ["download", "1006", "--json"], environment: environment)
                 _ = await running.waitForLine { $0.contains("\"progress\"") ? true : nil }
@@ -26,7 +27,7 @@ struct ListBesideDownloadTests {
                 }
 
                 let before = partialSize()
-                let listed = try await runHalftunes(["list", "--json"], home: home, catalog: url)
+                let listed = try await runHalftunes(["list", "--json"], home: home, catalog: url, inProcess: true)
                 let after = partialSize()
                 #expect(listed.status == 0, "\(listed.stderr)")
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
@@ -44,14 +45,14 @@ struct ListBesideDownloadTests {
                 #expect(found["state"] as? String == "downloading")
                 #expect((found["receivedBytes"] as? Int).map { $0 >= before } == true, "\(found)")
 
-                let text = try await runHalftunes(["list"], home: home, catalog: url)
+                let text = try await runHalftunes(["list"], home: home, catalog: url, inProcess: true)
                 #expect(text.status == 0, "\(text.stderr)")
                 for shown in ["downloading", "Coming Home", "1 track", "1007"] {
                     #expect(text.stdout.contains(shown), "\(text.stdout)")
                 }
 
                 // The download still owns its session and ends as Ctrl-C ends it.
-                let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url)
+                let locked = try await runHalftunes(["pause", "1006"], home: home, catalog: url, inProcess: true)
                 #expect(locked.status == 4 && locked.stderr.contains("in use by process \(running.pid)"))
                 // One line, saying what to do.
                 #expect(locked.stderr.hasSuffix("halftunes list shows its downloads meanwhile\n"), "\(locked.stderr)")
@@ -69,7 +70,7 @@ struct ListBesideDownloadTests {
 
     /// The result for `id` of `halftunes search "coming home" --json` (the DemoCatalog's 1006).
     private func searchResult(_ id: Int, home: URL, catalog: URL) async throws -> [String: Any] {
-        let search = try await runHalftunes(["search", "coming home", "--json"], home: home, catalog: catalog)
+        let search = try await runHalftunes(["search", "coming home", "--json"], home: home, catalog: catalog, inProcess: true)
         try #require(search.status == 0, "\(search.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])

@@ -19,6 +19,11 @@ struct ReadOnlyHomeTests {
                 let binary = try BuiltProducts.halftunes
                 let environment = halftunesEnvironment(home: home, catalog: url)
                 #expect(try await runHalftunes(["download", "1002", "1003"], home: home, catalog: url).status == 0)
+                // The home turns read-only under no agent (one that runs on would keep writing it);
+                // the agent stopped closes its databases, folding their logs in.
+                #expect(TestAgents.stop(homesIn: home) == 1)
+                let files = try FileManager.default.subpathsOfDirectory(atPath: home.path)
+                #expect(!files.contains { $0.hasSuffix("-wal") }, "\(files.sorted())")
                 let before = try FileManager.default.subpathsOfDirectory(atPath: home.path).sorted()
 
                 let list = try await ReadOnlyMount.run(home, binary, ["list"], environment: environment)

@@ -3,16 +3,22 @@ import Foundation
 import NIOHTTP1
 import TestSupport
 
-/// The environment that gives `halftunes` its home and catalog, as a user's shell would.
-func halftunesEnvironment(home: URL, catalog: URL) -> [String: String] {
+/// The environment that gives `halftunes` its home and catalog, as a user's shell would; with
+/// `inProcess`, also `HALFTUNES_AGENT=0` (each command downloads in its own process: only for the
+/// tests about that mode).
+func halftunesEnvironment(home: URL, catalog: URL, inProcess: Bool = false) -> [String: String] {
     ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString]
+        .merging(inProcess ? ["HALFTUNES_AGENT": "0"] : [:]) { $1 }
 }
 
 /// Runs the built `halftunes` with `arguments`, its home and catalog given by the environment
-/// (``halftunesEnvironment(home:catalog:)``).
-func runHalftunes(_ arguments: [String], home: URL, catalog: URL) async throws -> ChildProcess.Result {
+/// (``halftunesEnvironment(home:catalog:inProcess:)``).
+func runHalftunes(_ arguments: [String], home: URL, catalog: URL, inProcess: Bool = false) async throws
+    -> ChildProcess.Result
+{
     try await ChildProcess.run(
-        try BuiltProducts.halftunes, arguments, environment: halftunesEnvironment(home: home, catalog: catalog))
+        try BuiltProducts.halftunes, arguments,
+        environment: halftunesEnvironment(home: home, catalog: catalog, inProcess: inProcess))
 }
 
 /// The bytes received a line of `--json` output reports, when it is a `progress` event that has

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import DemoCatalog
 import Foundation
 import TestSupport
@@ -6,10 +7,10 @@ import Testing
 /// `halftunes serve` as a process; the other commands act through its API while it runs.
 @Suite("halftunes serve", .timeLimit(.minutes(2)))
 struct ServeCommandTests {
-    private func start(home: URL, catalog: URL) async throws -> (ChildProcess, URL) {
+    private func start(home: URL, catalog: URL, extra: [String: String] = [:]) async throws -> (ChildProcess, URL) {
         let server = try ChildProcess(
             try BuiltProducts.halftunes, ["serve", "--port", "0"],
-            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString])
+            environment: ["HALFTUNES_HOME": home.path, "HALFTUNES_CATALOG": catalog.absoluteString].merging(extra) { $1 })
         let url = await server.waitForLine { line -> URL? in
             guard let range = line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { return nil }
             return URL(string: String(line[range]))
@@ -91,12 +92,41 @@ struct ServeCommandTests {
         }
     }
 
-    @Test("SIGTERM stops serve cleanly mid-download; the next start finishes it")
+    @Test("SIGTERM stops serve cleanly mid-download: its agent finishes the download, the next serve lists it")
+    func shutdownLeavesTheAgent() async throws {
+        try await withDemoCatalog { catalog, catalogURL in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1003)
+            try await withTemporaryDirectory { home in
+                let (server, url) = try await start(home: home, catalog: catalogURL)
+                let token = try await pageToken(at: url)
+                #expect(try await pageCall(.POST, "/api/downloads/1003", at: url, token: token) == 200)
+                while catalog.bytesSent(for: 1003) < 100_000 { try await Task.sleep(for: .milliseconds(20)) }
+                server.signal(SIGTERM)
+                #expect(await server.wait().status == 0)
+                let library = home.appendingPathComponent("library")
+                let name = "The Paper Lanterns - Tidewater [1003].wav"
+                while !filesIn(library).contains(name) { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(
+                    WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(name)))
+                        == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
+                #expect(catalog.previewRequests.filter { $0.trackId == 1003 }.map(\.status) == [200], "never cut short")
+                let (again, againURL) = try await start(home: home, catalog: catalogURL)
+                let listed = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: againURL.absoluteString + "/api/downloads"), timeout: .seconds(10))
+                #expect(String(buffer: try await listed.body.collect(upTo: 1 << 20)).contains("\"id\":1003"))
+                again.signal(SIGTERM)
+                #expect(await again.wait().status == 0)
+            }
+        }
+    }
+
+    @Test("HALFTUNES_AGENT=0: SIGTERM stops serve, which hosts the downloads, cleanly mid-download; the next start finishes it")
     func shutdownAndResume() async throws {
         try await withDemoCatalog { catalog, catalogURL in
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1003)
             try await withTemporaryDirectory { home in
-                let (server, url) = try await start(home: home, catalog: catalogURL)
+                let inProcess = ["HALFTUNES_AGENT": "0"]
+                let (server, url) = try await start(home: home, catalog: catalogURL, extra: inProcess)
                 let token = try await pageToken(at: url)
                 #expect(try await pageCall(.POST, "/api/downloads/1003", at: url, token: token) == 200)
                 while catalog.bytesSent(for: 1003) < 100_000 { try await Task.sleep(for: .milliseconds(20)) }
@@ -106,7 +136,7 @@ struct ServeCommandTests {
                 #expect(parts.count == 1)
 
                 catalog.setFaults(PreviewFaults(), for: 1003)
-                let (again, _) = try await start(home: home, catalog: catalogURL)
+                let (again, _) = try await start(home: home, catalog: catalogURL, extra: inProcess)
                 let library = home.appendingPathComponent("library")
                 while !filesIn(library).contains("The Paper Lanterns - Tidewater [1003].wav") {
                     try await Task.sleep(for: .milliseconds(20))
@@ -145,8 +175,10 @@ struct ServeCommandTests {
                     #expect(lines == ["halftunes: cannot listen on \(host):\(port): \(reason)"], "\(host)")
                 }
                 // demo runs a DemoCatalog of its own beside the web app: it stops as quietly.
+                // (A home of its own: serve's agent above may still be running for that one.)
                 let demo = try await ChildProcess.run(
-                    try BuiltProducts.halftunes, ["demo", "--port", "\(port)"], environment: ["HALFTUNES_HOME": home.path])
+                    try BuiltProducts.halftunes, ["demo", "--port", "\(port)"],
+                    environment: ["HALFTUNES_HOME": home.appendingPathComponent("demo").path])
                 #expect(demo.status == 4)
                 #expect(demo.stderr == "halftunes: cannot listen on 127.0.0.1:\(port): \(cases[0].reason)\n")
             }

@@ -8,15 +8,15 @@ import Testing
 /// bytes it had when that server vouches for them.
 @Suite("Stale preview URLs", .timeLimit(.minutes(1)))
 struct StalePreviewTests {
-    /// Starts downloading `id` slowly, kills the command mid-way, and makes the URL it journaled stale.
+    /// Starts downloading `id` slowly, kills the command and its agent mid-way, and makes the URL
+    /// it journaled stale.
     private func interruptedDownload(_ id: Int, catalog: DemoCatalog, home: URL, url: URL) async throws {
         catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
         let first = try ChildProcess(
             try BuiltProducts.halftunes, ["download", "\(id)", "--json"],
             environment: halftunesEnvironment(home: home, catalog: url))
         #expect(await first.waitForLine { receivedBytes($0, atLeast: 200_000) } != nil)
-        first.signal(SIGKILL)
-        _ = await first.wait()
+        _ = await crashOwners(first, home: home)
         catalog.expirePreviewURL(of: id)
     }
 

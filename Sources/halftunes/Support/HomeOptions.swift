@@ -81,6 +81,9 @@ struct HomeOptions: ParsableArguments {
         case .foreign(let uid): throw Self.foreign(agent, uid: uid)
         case .absent, .stale: break
         }
+        // No agent can keep a home it cannot write (its journal, its log): this process looks,
+        // and refuses what would write in one line.
+        if home.isReadOnly { return nil }
         // A command that starts no agent still brings one back for downloads a dead one left
         // unfinished (killed, say): they go on, and the command acts through it.
         let orphaned = agentArguments == nil && AgentLauncher.isEnabled() ? DownloadService.orphanedDownloads(home: home) : 0
