@@ -103,6 +103,43 @@ struct ConnectionHygieneTests {
         }
     }
 
+    @Test("a client that sends its headers a byte at a time is closed at the header deadline, not kept by each byte")
+    func slowHeaders() async throws {
+        try await withWebApp(limits: .init(idleTimeout: .seconds(2), headerDeadline: .seconds(1))) { port, _ in
+            let connection = try RawConnection(port: port, timeout: .seconds(20))
+            // 200 bytes at one per 50 ms: 10 s to send, each byte well inside the idle timeout.
+            let request =
+                "GET /api/downloads HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: " + String(repeating: "a", count: 150)
+            var sent = 0
+            for byte in request.utf8 {
+                guard (try? connection.send(String(UnicodeScalar(byte)))) != nil else { break }
+                sent += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let (data, end) = await connection.readToEnd()
+            #expect(end == .closed)
+            #expect(data.isEmpty, "no answer to headers that never ended")
+            #expect(sent < request.utf8.count, "the server kept reading all \(sent) bytes")
+        }
+    }
+
+    @Test("a kept-alive connection's next request must arrive within the idle timeout of the last answer, in all")
+    func slowSecondRequest() async throws {
+        try await withWebApp(limits: .init(idleTimeout: .seconds(1), headerDeadline: .seconds(10))) { port, _ in
+            let connection = try RawConnection(port: port, timeout: .seconds(20))
+            try connection.send("GET /api/downloads HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+            #expect(await connection.read(until: "\"v\":1}").end == nil)
+            var sent = 0
+            for byte in "GET /api/downloads HTTP/1.1\r\nX-Slow: \(String(repeating: "a", count: 150))".utf8 {
+                guard (try? connection.send(String(UnicodeScalar(byte)))) != nil else { break }
+                sent += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(await connection.readToEnd().end == .closed)
+            #expect(sent < 150, "the server kept reading all \(sent) bytes")
+        }
+    }
+
     @Test("a silent event stream gets a comment line every heartbeat; events still come between them")
     func heartbeat() async throws {
         try await withWebApp(limits: .init(eventHeartbeat: .milliseconds(200))) { port, web in

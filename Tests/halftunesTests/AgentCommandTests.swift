@@ -121,6 +121,49 @@ struct AgentCommandTests {
         }
     }
 
+    @Test(
+        "the agent raises its descriptor limit to the hard one: started under a soft limit of 256, it serves 300 connections at once",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit (util-linux)"))
+    func descriptorLimit() async throws {
+        try await withDemoCatalog { _, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                let agent = try ChildProcess(
+                    URL(fileURLWithPath: "/usr/bin/prlimit"),
+                    ["--nofile=256:4096", "--", try BuiltProducts.halftunes.path, "agent", "--idle-exit", "0"],
+                    environment: setup.environment)
+                defer { agent.signal(SIGTERM) }
+                let path = try #require(
+                    await agent.waitForLine { line in
+                        line.range(of: " listening on ").map { String(line[$0.upperBound...].split(separator: " ")[0]) }
+                    }, "the agent did not start: \(agent.stderrSoFar)")
+                let limits = try String(contentsOfFile: "/proc/\(agent.pid)/limits", encoding: .utf8)
+                let files = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+                #expect(files.split(separator: " ", omittingEmptySubsequences: true).suffix(3).prefix(2) == ["4096", "4096"])
+                // More connections than the soft limit it was given, each answered.
+                var connections: [Int32] = []
+                defer { connections.forEach { close($0) } }
+                for _ in 0..<300 {
+                    let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                    var address = sockaddr_un()
+                    address.sun_family = sa_family_t(AF_UNIX)
+                    withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+                        path.utf8CString.withUnsafeBytes { sunPath.copyMemory(from: $0) }
+                    }
+                    let connected = withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                        }
+                    }
+                    try #require(connected == 0, "connection \(connections.count + 1) refused")
+                    connections.append(connection)
+                }
+                let status = try await setup.run(["agent", "--status"])
+                #expect(status.status == 0, "with 300 connections open: \(status.stderr)")
+            }
+        }
+    }
+
     @Test("the socket's folder must be the user's alone: mode 755, or another owner, is refused in one line, exit 2")
     func folderMode() async throws {
         try await withTemporaryDirectory { folder in

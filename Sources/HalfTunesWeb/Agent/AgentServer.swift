@@ -33,6 +33,9 @@ public enum AgentServer {
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration,
         page: PageRequest? = nil, say: @escaping @Sendable (String) -> Void
     ) async throws {
+        // Connections, downloads and files share the descriptors: the most the system allows,
+        // and the connection cap below that (ConnectionLimits).
+        DescriptorLimit.raiseToHard()
         // Socket activation: systemd bound the socket (halftunes-agent.socket) and keeps it;
         // otherwise the agent binds it, and removes it when it ends.
         let inherited: Int32?

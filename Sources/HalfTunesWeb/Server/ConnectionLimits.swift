@@ -1,5 +1,6 @@
 import NIOCore
 import Synchronization
+import SystemBasics
 
 /// The limits that keep the server answering when clients misbehave.
 public struct ConnectionLimits: Sendable {
@@ -7,6 +8,10 @@ public struct ConnectionLimits: Sendable {
     public var maximumConnections: Int
     /// How long a kept-alive connection may sit with no request before it is closed.
     public var idleTimeout: Duration
+    /// How long the first request's line and headers may take to arrive in all, from the
+    /// connection's opening (a later request's get ``idleTimeout`` from the previous answer's
+    /// end): a client that sends them a byte at a time, which restarts the idle timer, is closed.
+    public var headerDeadline: Duration
     /// How long one write to a client may wait for it to read (an event stream to a client that
     /// stopped reading is closed after this).
     public var sendTimeout: Duration
@@ -19,14 +24,25 @@ public struct ConnectionLimits: Sendable {
 
     /// Limits; the defaults suit a local app with a few tabs and scripts.
     public init(
-        maximumConnections: Int = 1024, idleTimeout: Duration = .seconds(60), sendTimeout: Duration = .seconds(15),
-        maximumHeaderBytes: Int = 16 * 1024, eventHeartbeat: Duration = .seconds(15)
+        maximumConnections: Int = ConnectionLimits.connectionsForDescriptors(), idleTimeout: Duration = .seconds(60),
+        headerDeadline: Duration = .seconds(30), sendTimeout: Duration = .seconds(15), maximumHeaderBytes: Int = 16 * 1024,
+        eventHeartbeat: Duration = .seconds(15)
     ) {
         self.maximumConnections = maximumConnections
         self.idleTimeout = idleTimeout
+        self.headerDeadline = headerDeadline
         self.sendTimeout = sendTimeout
         self.maximumHeaderBytes = maximumHeaderBytes
         self.eventHeartbeat = eventHeartbeat
+    }
+}
+
+extension ConnectionLimits {
+    /// Connections a process may accept and still have descriptors for its downloads, journal,
+    /// library and files being served: its soft descriptor limit less 256 (at least 16), at most
+    /// 4,096. Processes that serve raise that limit to the hard one first (``DescriptorLimit``).
+    public static func connectionsForDescriptors(_ limit: Int = DescriptorLimit.current) -> Int {
+        min(4096, max(16, limit - 256))
     }
 }
 
