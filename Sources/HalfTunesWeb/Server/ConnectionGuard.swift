@@ -12,10 +12,6 @@ import NIOHTTP1
 /// - **Too many connections.** Past ``ConnectionLimits/maximumConnections`` the connection's
 ///   request is answered 503 with `Retry-After` and the connection closed, rather than left to stall.
 /// - **Headers too large.** 431, not the library's generic 400.
-/// - **Headers too slow.** A request's line and headers must all arrive within
-///   ``ConnectionLimits/headerDeadline`` of the connection's opening, or ``ConnectionLimits/idleTimeout``
-///   of the previous answer's end; otherwise the connection is closed (the idle timer alone
-///   restarts on every byte).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -23,10 +19,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connections: ConnectionCount
-    private let headerDeadline: TimeAmount
-    private let idleTimeout: TimeAmount
-    /// Closes the connection unless a request's head arrives first.
-    private var deadline: Scheduled<Void>?
     private var counted = false
     private var refused = false
     /// The requests waiting for their answer's head: version and keep-alive wish.
@@ -34,30 +26,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Close once the answer being written ends (an HTTP/1.0 keep-alive answer with no length).
     private var closeAfterAnswer = false
 
-    init(connections: ConnectionCount, headerDeadline: TimeAmount, idleTimeout: TimeAmount) {
-        self.connections = connections
-        self.headerDeadline = headerDeadline
-        self.idleTimeout = idleTimeout
-    }
+    init(connections: ConnectionCount) { self.connections = connections }
 
     func handlerAdded(context: ChannelHandlerContext) {
         counted = true
         refused = !connections.opened()
-        armDeadline(context, in: headerDeadline)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         if counted { connections.closed() }
         counted = false
-        deadline?.cancel()
-        deadline = nil
-    }
-
-    /// Gives the next request's head `time` to arrive in full.
-    private func armDeadline(_ context: ChannelHandlerContext, in time: TimeAmount) {
-        deadline?.cancel()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: time) { channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -72,8 +50,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         guard case .head(var head) = part else { return context.fireChannelRead(data) }
-        deadline?.cancel()
-        deadline = nil
         let keepAlive = head.isKeepAlive
         waiting.append((head.version, keepAlive))
         if head.version.major == 1 && head.version.minor == 0 && !keepAlive {
@@ -94,10 +70,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             head.headers.replaceOrAdd(name: "connection", value: keepAlive ? "keep-alive" : "close")
             closeAfterAnswer = request.keepAlive && !hasLength
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where waiting.isEmpty && !closeAfterAnswer:
-            // Answered everything asked: the next request's head has its deadline from now.
-            armDeadline(context, in: idleTimeout)
-            context.write(data, promise: promise)
         case .end where closeAfterAnswer:
             closeAfterAnswer = false
             let written = context.eventLoop.makePromise(of: Void.self)

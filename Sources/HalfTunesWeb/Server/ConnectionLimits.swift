@@ -6,12 +6,10 @@ import SystemBasics
 public struct ConnectionLimits: Sendable {
     /// Connections open at once; past it, a new connection's request is answered 503 and closed.
     public var maximumConnections: Int
-    /// How long a kept-alive connection may sit with no request before it is closed.
+    /// How long a connection may go without a whole request part (head, body part, end) before
+    /// it is closed: a kept-alive connection with no request, and a client that trickles its
+    /// headers a byte at a time (bytes that make no whole part do not count as activity).
     public var idleTimeout: Duration
-    /// How long the first request's line and headers may take to arrive in all, from the
-    /// connection's opening (a later request's get ``idleTimeout`` from the previous answer's
-    /// end): a client that sends them a byte at a time, which restarts the idle timer, is closed.
-    public var headerDeadline: Duration
     /// How long one write to a client may wait for it to read (an event stream to a client that
     /// stopped reading is closed after this).
     public var sendTimeout: Duration
@@ -25,12 +23,10 @@ public struct ConnectionLimits: Sendable {
     /// Limits; the defaults suit a local app with a few tabs and scripts.
     public init(
         maximumConnections: Int = ConnectionLimits.connectionsForDescriptors(), idleTimeout: Duration = .seconds(60),
-        headerDeadline: Duration = .seconds(30), sendTimeout: Duration = .seconds(15), maximumHeaderBytes: Int = 16 * 1024,
-        eventHeartbeat: Duration = .seconds(15)
+        sendTimeout: Duration = .seconds(15), maximumHeaderBytes: Int = 16 * 1024, eventHeartbeat: Duration = .seconds(15)
     ) {
         self.maximumConnections = maximumConnections
         self.idleTimeout = idleTimeout
-        self.headerDeadline = headerDeadline
         self.sendTimeout = sendTimeout
         self.maximumHeaderBytes = maximumHeaderBytes
         self.eventHeartbeat = eventHeartbeat

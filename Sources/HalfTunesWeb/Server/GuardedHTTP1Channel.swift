@@ -11,8 +11,6 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     let inner: HTTP1Channel
     let connections: ConnectionCount
-    let headerDeadline: TimeAmount
-    let idleTimeout: TimeAmount
 
     init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, connections: ConnectionCount) {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
@@ -21,17 +19,13 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             responder: responder,
             configuration: .init(idleTimeout: TimeAmount(limits.idleTimeout), httpDecoderConfiguration: decoder))
         self.connections = connections
-        self.headerDeadline = TimeAmount(limits.headerDeadline)
-        self.idleTimeout = TimeAmount(limits.idleTimeout)
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        inner.setup(channel: channel, logger: logger).flatMapThrowing { [connections, headerDeadline, idleTimeout] value in
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { [connections] value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(
-                ConnectionGuard(connections: connections, headerDeadline: headerDeadline, idleTimeout: idleTimeout),
-                position: .before(codec))
+            try operations.addHandler(ConnectionGuard(connections: connections), position: .before(codec))
             return value
         }
     }
