@@ -26,17 +26,18 @@ public enum TestAgents {
 
     /// Stops every `halftunes agent` of this user whose `--home` is `folder` or inside it, and
     /// waits until each has gone: `signal` first (SIGTERM: it stops cleanly; SIGKILL: a crash),
-    /// SIGKILL after 5 s. Returns how many there were.
+    /// SIGKILL after 30 s. Returns how many there were, and how many needed that SIGKILL.
     @discardableResult
-    public static func stop(homesIn folder: URL, signal: Int32 = SIGTERM) -> Int {
+    public static func stop(homesIn folder: URL, signal: Int32 = SIGTERM) -> (stopped: Int, killed: Int) {
         let path = folder.standardizedFileURL.path
         let agents = running().filter { $0.home == path || $0.home.hasPrefix(path + "/") }.map(\.pid)
-        guard !agents.isEmpty else { return 0 }
+        guard !agents.isEmpty else { return (0, 0) }
         for pid in agents { kill(pid, signal) }
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, agents.contains(where: isRunning) { usleep(20_000) }
-        for pid in agents where isRunning(pid) { kill(pid, SIGKILL) }
-        return agents.count
+        let stuck = agents.filter(isRunning)
+        for pid in stuck { kill(pid, SIGKILL) }
+        return (agents.count, signal == SIGKILL ? 0 : stuck.count)
     }
 
     /// Whether `pid` runs (a zombie whose parent has not reaped it yet has ended).

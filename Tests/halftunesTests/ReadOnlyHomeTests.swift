@@ -21,9 +21,13 @@ struct ReadOnlyHomeTests {
                 #expect(try await runHalftunes(["download", "1002", "1003"], home: home, catalog: url).status == 0)
                 // The home turns read-only under no agent (one that runs on would keep writing it);
                 // the agent stopped closes its databases, folding their logs in.
-                #expect(TestAgents.stop(homesIn: home) == 1)
+                let started = Date()
+                let stop = TestAgents.stop(homesIn: home)
+                let took = Date().timeIntervalSince(started)
+                #expect(stop.stopped == 1 && stop.killed == 0, "SIGTERM did not end the agent in 30 s")
                 let files = try FileManager.default.subpathsOfDirectory(atPath: home.path)
-                #expect(!files.contains { $0.hasSuffix("-wal") }, "\(files.sorted())")
+                let log = (try? String(contentsOf: home.appendingPathComponent("agent.log"), encoding: .utf8)) ?? ""
+                #expect(!files.contains { $0.hasSuffix("-wal") }, "\(files.sorted()) after \(took) s; agent.log: \(log)")
                 let before = try FileManager.default.subpathsOfDirectory(atPath: home.path).sorted()
 
                 let list = try await ReadOnlyMount.run(home, binary, ["list"], environment: environment)

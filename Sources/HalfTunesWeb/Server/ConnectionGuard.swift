@@ -2,6 +2,11 @@ import Foundation
 import HalfTunesKit
 import NIOCore
 import NIOHTTP1
+import SystemBasics
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Connection hygiene the server library leaves to us, between NIO's HTTP/1 codec and
 /// Hummingbird (which sees requests as swift-http-types, without a version).
@@ -12,6 +17,9 @@ import NIOHTTP1
 /// - **Too many connections.** Past ``ConnectionLimits/maximumConnections`` the connection's
 ///   request is answered 503 with `Retry-After` and the connection closed, rather than left to stall.
 /// - **Headers too large.** 431, not the library's generic 400.
+/// - **Another user.** A connection from this machine whose socket the kernel says another user
+///   owns (``LoopbackPeer``) has its request answered 403 and is closed: the page, its API and
+///   its files are the user's who runs the server, whatever the other user learns of its address.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -20,6 +28,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let connections: ConnectionCount
     private var counted = false
+    /// Why every request of this connection is refused (too many connections, another user's).
+    private var refusal: (status: HTTPResponseStatus, error: DownloadError, extra: [(String, String)])?
     private var refused = false
     /// The requests waiting for their answer's head: version and keep-alive wish.
     private var waiting: [(version: HTTPVersion, keepAlive: Bool)] = []
@@ -30,7 +40,36 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         counted = true
-        refused = !connections.opened()
+        if !connections.opened() {
+            refusal = (
+                .serviceUnavailable, DownloadError(.rateLimited, "too many connections (\(connections.limit)); try again"),
+                [("Retry-After", "1")]
+            )
+        } else if let owner = Self.otherUser(of: context.channel) {
+            refusal = (
+                .forbidden,
+                DownloadError(.forbidden, "this HalfTunes is another user's (uid \(geteuid()), not \(owner)): run your own"),
+                []
+            )
+        }
+    }
+
+    /// The user that owns the client's socket, when it is on this machine and not this
+    /// process's user; `nil` for this user's connections, other machines' and Unix sockets'.
+    static func otherUser(of channel: any Channel) -> uid_t? {
+        func end(_ address: SocketAddress?) -> LoopbackPeer.End? {
+            switch address {
+            case .v4(let v4)?: withUnsafeBytes(of: v4.address.sin_addr) { .init(address: Array($0), port: address?.port ?? 0) }
+            case .v6(let v6)?:
+                withUnsafeBytes(of: v6.address.sin6_addr) { .init(address: Array($0), port: address?.port ?? 0) }
+            default: nil
+            }
+        }
+        guard let peer = end(channel.remoteAddress), let local = end(channel.localAddress),
+            LoopbackPeer.isLoopback(peer.address), let owner = LoopbackPeer.owner(of: peer, connectedTo: local),
+            owner != geteuid()
+        else { return nil }
+        return owner
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -40,15 +79,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if refused {
-            if case .head(let head) = part {
-                refuse(
-                    context, version: head.version, status: .serviceUnavailable,
-                    DownloadError(.rateLimited, "too many connections (\(connections.limit)); try again"),
-                    extra: [("Retry-After", "1")])
+        if let refusal {
+            if case .head(let head) = part, !refused {
+                refuse(context, version: head.version, status: refusal.status, refusal.error, extra: refusal.extra)
             }
             return
         }
+        if refused { return }
         guard case .head(var head) = part else { return context.fireChannelRead(data) }
         let keepAlive = head.isKeepAlive
         waiting.append((head.version, keepAlive))

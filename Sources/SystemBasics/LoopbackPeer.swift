@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Who is on the other end of a TCP connection made on this machine: the kernel's socket tables
+/// (`/proc/net/tcp`, `/proc/net/tcp6`) name the user that owns each socket, so a server can tell
+/// its own user's connections from another user's, as `identd` does, with nothing the client
+/// sends.
+public enum LoopbackPeer {
+    /// One end of a connection: its address's bytes (4 or 16, network order) and port.
+    public struct End: Sendable, Hashable {
+        /// The address, 4 bytes (IPv4) or 16 (IPv6), in network order.
+        public var address: [UInt8]
+        /// The port.
+        public var port: Int
+
+        /// The end at `address`:`port`.
+        public init(address: [UInt8], port: Int) {
+            self.address = address
+            self.port = port
+        }
+
+        /// As the kernel's table writes it: each 32-bit word of the address in hex as the
+        /// machine stores it, a colon, the port in hex.
+        var procText: String {
+            let words = stride(from: 0, to: address.count, by: 4).map { start in
+                address[start..<min(start + 4, address.count)].reversed().map { String(format: "%02X", $0) }.joined()
+            }
+            return words.joined() + ":" + String(format: "%04X", port)
+        }
+    }
+
+    /// The user owning the client socket `peer` connected to `local` (this server's end), from
+    /// the kernel's table; `nil` when no such connection is listed (it ended, or it is not a
+    /// connection of this machine's network namespace).
+    public static func owner(of peer: End, connectedTo local: End) -> uid_t? {
+        let table = peer.address.count == 4 ? "/proc/net/tcp" : "/proc/net/tcp6"
+        guard let text = try? String(contentsOfFile: table, encoding: .ascii) else { return nil }
+        return owner(of: peer, connectedTo: local, inTable: text)
+    }
+
+    /// ``owner(of:connectedTo:)`` over the text of a table.
+    static func owner(of peer: End, connectedTo local: End, inTable text: String) -> uid_t? {
+        let (wantedLocal, wantedRemote) = (peer.procText, local.procText)
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 7, fields[1] == wantedLocal, fields[2] == wantedRemote else { continue }
+            return uid_t(fields[7])
+        }
+        return nil
+    }
+
+    /// Whether `address` (4 or 16 bytes) is a loopback address: 127.0.0.0/8, `::1`, or
+    /// 127.0.0.0/8 mapped into IPv6 (`::ffff:127.x.y.z`).
+    public static func isLoopback(_ address: [UInt8]) -> Bool {
+        switch address.count {
+        case 4: return address[0] == 127
+        case 16:
+            if address == [UInt8](repeating: 0, count: 15) + [1] { return true }
+            return address.prefix(10).allSatisfy { $0 == 0 } && address[10] == 0xff && address[11] == 0xff
+                && address[12] == 127
+        default: return false
+        }
+    }
+}
