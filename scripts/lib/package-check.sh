@@ -105,7 +105,7 @@ top=$(find "$work/unpacked" -mindepth 1 -maxdepth 1 -type d)
 bare() { env -i PATH=/usr/bin:/bin HOME="$work/home" "$@"; }
 check "the archive's binary runs" test "$(bare "$top/bin/halftunes" --version)" = "$version"
 check "ldd names no Swift, Foundation, ICU or dispatch library" sh -c "! ldd '$top/bin/halftunes' | grep -Ei 'swift|foundation|icu|dispatch|not found'"
-bare "$top/bin/halftunes" demo-catalog --port 0 >"$work/catalog2.out" 2>&1 &
+env -i PATH=/usr/bin:/bin HOME="$work/home" "$top/bin/halftunes" demo-catalog --port 0 >"$work/catalog2.out" 2>&1 &
 catalog_pid=$!
 if catalog=$(wait_line "$work/catalog2.out" 's|^DemoCatalog at ||p'); then
   check "the archive's binary searches" sh -c "env -i PATH=/usr/bin:/bin HOME='$work/home' '$top/bin/halftunes' search love --json --catalog '$catalog' | grep -q previewURL"

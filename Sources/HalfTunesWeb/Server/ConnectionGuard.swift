@@ -46,17 +46,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 [("Retry-After", "1")]
             )
         } else if let owner = Self.otherUser(of: context.channel) {
+            let whose = owner.map { "another user's (uid \(geteuid()), not \($0)): run your own" } ?? "not known to be yours"
             refusal = (
-                .forbidden,
-                DownloadError(.forbidden, "this HalfTunes is another user's (uid \(geteuid()), not \(owner)): run your own"),
-                []
+                .forbidden, DownloadError(.forbidden, "this HalfTunes answers its own user; this connection is \(whose)"), []
             )
         }
     }
 
-    /// The user that owns the client's socket, when it is on this machine and not this
-    /// process's user; `nil` for this user's connections, other machines' and Unix sockets'.
-    static func otherUser(of channel: any Channel) -> uid_t? {
+    /// Whether the client's socket is on this machine and not this process's user's: `.some(uid)`
+    /// another user's, `.some(nil)` one the kernel's table does not list (it is refused too);
+    /// `nil` for this user's connections, other machines' and Unix sockets', and where there is no table.
+    static func otherUser(of channel: any Channel) -> uid_t?? {
         func end(_ address: SocketAddress?) -> LoopbackPeer.End? {
             switch address {
             case .v4(let v4)?: withUnsafeBytes(of: v4.address.sin_addr) { .init(address: Array($0), port: address?.port ?? 0) }
@@ -65,11 +65,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             default: nil
             }
         }
-        guard let peer = end(channel.remoteAddress), let local = end(channel.localAddress),
-            LoopbackPeer.isLoopback(peer.address), let owner = LoopbackPeer.owner(of: peer, connectedTo: local),
-            owner != geteuid()
+        guard let peer = end(channel.remoteAddress), let local = end(channel.localAddress), LoopbackPeer.isLoopback(peer.address)
         else { return nil }
-        return owner
+        switch LoopbackPeer.owner(of: peer, connectedTo: local) {
+        case .user(let uid): return uid == geteuid() ? nil : .some(uid)
+        case .unlisted: return .some(nil)
+        case .unknown: return nil
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
