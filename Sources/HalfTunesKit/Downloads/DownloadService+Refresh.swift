@@ -34,9 +34,14 @@ extension DownloadService {
     /// A failure's reason, naming the stale URL too when the download had gone on from a fresh one.
     func failureReason(_ track: Track, _ error: TransferError) -> String {
         switch staleURLs[track.id] {
-        case .none: return error.message
-        case .some(.none): return error.message + " (looked up again: the catalog still gives this URL)"
-        case .some(.some(let stale)): return error.message + " (a fresh URL, looked up after \(stale) failed)"
+        case .none: return Self.reason(error)
+        case .some(.none): return Self.reason(error) + " (looked up again: the catalog still gives this URL)"
+        case .some(.some(let stale)): return Self.reason(error) + " (a fresh URL, looked up after \(stale) failed)"
         }
+    }
+
+    /// A transfer's failure in HalfTunes' words.
+    static func reason(_ error: TransferError) -> String {
+        error.code == .finishingInterrupted ? "HalfTunes stopped while finishing this file; kept as downloaded" : error.message
     }
 }

@@ -286,7 +286,7 @@ public actor DownloadService {
     static func status(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus {
         DownloadStatus(
             track: track, state: state(transfer.state), receivedBytes: transfer.receivedBytes,
-            expectedBytes: transfer.expectedBytes, failure: transfer.failure?.message, file: nil)
+            expectedBytes: transfer.expectedBytes, failure: transfer.failure.map(Self.reason), file: nil)
     }
 
     static func state(_ state: TransferState) -> DownloadState {

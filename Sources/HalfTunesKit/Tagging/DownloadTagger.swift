@@ -38,9 +38,17 @@ final class DownloadTagger: Sendable {
     func finish(_ download: CompletedDownload) async -> Bool {
         let known = tracks.withLock { $0.removeValue(forKey: download.transferID) }
         guard let track = known ?? DownloadTag(download.tag)?.track else { return false }
+        // A stand-in for a file that crashes the tagger, for the tests of the engine's poison
+        // rule: the process ends here, as the kernel ends one that faults.
+        if Self.crashesWhileFinishing == track.id { kill(getpid(), SIGKILL) }
         let warning = await tag(track, file: download.filePath, writingTo: download.replacementPath)
         warnings.withLock { $0[track.id] = warning }
         return warning == nil
+    }
+
+    /// `HALFTUNES_TEST_CRASH_WHILE_FINISHING`: the track whose finishing ends the process (tests only).
+    static let crashesWhileFinishing = ProcessInfo.processInfo.environment["HALFTUNES_TEST_CRASH_WHILE_FINISHING"].flatMap {
+        Int($0)
     }
 
     /// Writes a tagged copy of the file at path `file` to path `output`.

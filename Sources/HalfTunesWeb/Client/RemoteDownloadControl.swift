@@ -4,6 +4,7 @@ import HalfTunesKit
 import NIOCore
 import NIOHTTP1
 import NetworkBasics
+import Synchronization
 
 /// The ``DownloadControl`` of every client of the home's agent (`halftunes agent`, or `demo` and
 /// `serve` hosting it): each call goes through the agent's API on its Unix socket (the routes
@@ -15,13 +16,59 @@ public struct RemoteDownloadControl: DownloadControl {
     public let owner: DownloadOwner
     /// What messages call the owner.
     let name: String
+    let address: AgentAddress
+    /// Brings an agent back when this one has ended (`nil`: its end is an error).
+    let revive: (@Sendable () async throws(DownloadError) -> Void)?
+    /// Agents brought back so far: a few at most, so a crash that recurs is not chased for ever.
+    private let revivals = Revivals()
 
     /// A control that talks to the agent on `agent`, run by process `pid`.
-    public init(agent: AgentAddress, pid: Int32, client: HTTPClient = .shared) {
+    ///
+    /// - Parameter revive: Called when the agent is found gone (an event stream that ends, a
+    ///   request that cannot connect) to start another (``AgentLauncher``), at most 3 times; the
+    ///   call is then made again. The downloads it left go on in the new one, from their bytes on disk.
+    public init(
+        agent: AgentAddress, pid: Int32, client: HTTPClient = .shared,
+        revive: (@Sendable () async throws(DownloadError) -> Void)? = nil
+    ) {
         self.url = agent.url
         self.client = client
         self.owner = .agent(pid: pid)
         self.name = "the HalfTunes agent (process \(pid), \(agent.socket.path))"
+        self.address = agent
+        self.revive = revive
+    }
+
+    /// The agents a control has brought back.
+    final class Revivals: Sendable {
+        static let limit = 3
+        private let count = Mutex(0)
+        /// Counts one more; `false` past the limit.
+        func take() -> Bool {
+            count.withLock {
+                $0 += 1
+                return $0 <= Self.limit
+            }
+        }
+    }
+
+    /// Whether the agent is gone, and another was started in its place (the caller tries again).
+    /// One that ends as it starts (the input that ended the last one ends it again) is followed
+    /// by another, within the limit.
+    private func cameBack() async throws(DownloadError) -> Bool {
+        guard let revive else { return false }
+        if case .running = address.probe() { return false }
+        var failure: DownloadError?
+        while revivals.take() {
+            do throws(DownloadError) {
+                try await revive()
+                return true
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return false
     }
 
     public func search(term: String, limit: Int, country: String) async throws(DownloadError) -> SearchResults {
@@ -97,6 +144,8 @@ public struct RemoteDownloadControl: DownloadControl {
     }
 
     public func events() async throws(DownloadError) -> AsyncStream<DownloadEvent> {
+        // A stream that ended with its agent: another is brought up first, not waited for.
+        _ = try await cameBack()
         let response = try await execute(.events)
         try await check(response)
         let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream()
@@ -149,6 +198,7 @@ public struct RemoteDownloadControl: DownloadControl {
             let endless = route == .events || route.pattern == .file
             return try await client.execute(request, timeout: endless ? .hours(24 * 365) : .seconds(60))
         } catch {
+            if try await cameBack() { return try await execute(route) }
             throw DownloadError(
                 .upstreamFailure, "cannot reach \(name): \(error)")
         }

@@ -19,6 +19,15 @@ extension TransferRunner {
                 try await file.finish(at: job.destinationPath, folders: folders)
                 return .completed(length)
             }
+            // Twice already the process ended while this file was being finished: it is set aside,
+            // its bytes kept, rather than end the process again (every other transfer goes on).
+            let tries = FinishingTries(partialPath: job.partialPath)
+            let suspect = tries.count
+            if suspect >= FinishingTries.limit {
+                file.close()
+                return .failed(.finishingInterrupted)
+            }
+            defer { tries.clear() }
             // The partial file stays open: when the finisher declines, it goes into place as it is.
             let replacement = job.destinationPath + ".finishing"
             // A replacement can be left over only beside a partial file made before this attempt
@@ -29,7 +38,10 @@ extension TransferRunner {
             let download = CompletedDownload(
                 transferID: job.id, tag: job.tag, filePath: job.partialPath, replacementPath: replacement,
                 destinationPath: job.destinationPath)
+            await finishing.enter(exclusive: suspect > 0)
+            tries.begin()
             let finished = await finisher(download)
+            await finishing.leave(exclusive: suspect > 0)
             if Task.isCancelled {
                 // Paused or closed while finishing: the complete partial file stays, and is
                 // finished again when the transfer resumes (the server then has no byte to send).

@@ -83,6 +83,8 @@ struct TransferRunner: Sendable {
     let logger: Logger
     /// Flushes the destination folders, one flush for the files finished together.
     let folders = FolderFlusher()
+    /// Finishers side by side, a suspect's alone (``FinishingGate``).
+    let finishing = FinishingGate()
     /// The cap on all transfers' bytes a second together.
     let cap: BandwidthCap
     /// Whether an error status's body is written as the file.

@@ -53,6 +53,9 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let timedOut = Code(rawValue: "timedOut")
         /// The request was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// The process ended while this file was being finished (``TransferSessionConfiguration/finisher``),
+        /// twice: the transfer is set aside, its complete partial file kept, rather than tried again.
+        public static let finishingInterrupted = Code(rawValue: "finishingInterrupted")
     }
 
     /// The kind of failure.
@@ -73,6 +76,10 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
     }
 
     public var description: String { message }
+
+    /// The process ended twice while finishing the file (``Code/finishingInterrupted``).
+    static let finishingInterrupted = TransferError(
+        .finishingInterrupted, "the process stopped while finishing this file, twice; kept as downloaded", permanent: true)
 
     static func invalidURL(_ url: String, _ why: String) -> TransferError {
         TransferError(.invalidURL, "cannot download \(url): \(why)", permanent: true)

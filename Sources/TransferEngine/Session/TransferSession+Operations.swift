@@ -235,6 +235,7 @@ extension TransferSession {
     func discard(_ id: TransferID) throws(TransferError) {
         guard let record = records[id] else { return }
         unlink(record.partialFile)
+        FinishingTries(partialPath: record.partialFile).clear()
         records[id] = nil
         try journalDelete([id])
         hub.emit(.stateChanged(id, .cancelled))

@@ -166,7 +166,8 @@ extension TransferSession {
                     journalCompletionsSoon()
                 }
             case .failed(let error):
-                if error.isPermanent { unlink(partial) }
+                // A file set aside for crashing its finisher keeps its bytes (and its count).
+                if error.isPermanent, error.code != .finishingInterrupted { unlink(partial) }
                 // Reported whether or not the journal could record it (a full disk fails both).
                 defer { hub.emit(.failed(id, error: error)) }
                 try apply(.fail, to: id) { record in

@@ -77,7 +77,8 @@ struct HomeOptions: ParsableArguments {
         let home = resolved
         let agent = AgentAddress.resolve(for: home)
         switch agent.probe() {
-        case .running(let pid): return (RemoteDownloadControl(agent: agent, pid: pid), false)
+        case .running(let pid):
+            return (RemoteDownloadControl(agent: agent, pid: pid, revive: reviver(agent, catalog: catalog)), false)
         case .foreign(let uid): throw Self.foreign(agent, uid: uid)
         case .absent, .stale: break
         }
@@ -94,7 +95,22 @@ struct HomeOptions: ParsableArguments {
                 "started the HalfTunes agent (process \(pid)): it resumes \(orphaned) unfinished download\(orphaned == 1 ? "" : "s")"
             )
         }
-        return (RemoteDownloadControl(agent: agent, pid: pid), started)
+        return (RemoteDownloadControl(agent: agent, pid: pid, revive: reviver(agent, catalog: catalog)), started)
+    }
+
+    /// Starts another agent when the command's has ended (killed, crashed) while it follows its
+    /// downloads: they go on in the new one, and the command with them; said in one line.
+    func reviver(_ agent: AgentAddress, catalog: CatalogOptions?) -> (@Sendable () async throws(DownloadError) -> Void)? {
+        guard AgentLauncher.isEnabled() else { return nil }
+        let home = resolved
+        let arguments = catalog?.forwarded ?? []
+        return { () async throws(DownloadError) in
+            let pid: Int32
+            do { pid = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: arguments).pid } catch {
+                throw DownloadError(error)
+            }
+            Terminal.warn("the HalfTunes agent ended; started another (process \(pid)), which goes on with the downloads")
+        }
     }
 
     /// The error for a home whose agent is another user's.
