@@ -39,8 +39,12 @@ final class DownloadTagger: Sendable {
         let known = tracks.withLock { $0.removeValue(forKey: download.transferID) }
         guard let track = known ?? DownloadTag(download.tag)?.track else { return false }
         // A stand-in for a file that crashes the tagger, for the tests of the engine's poison
-        // rule: the process ends here, as the kernel ends one that faults.
-        if Self.crashesWhileFinishing == track.id { kill(getpid(), SIGKILL) }
+        // rule: that track's finishing ends the process 0.1 s in, as the kernel ends one that
+        // faults, while every other track's takes 0.5 s (so that one is finishing beside it).
+        if let crashing = Self.crashesWhileFinishing {
+            try? await Task.sleep(for: .milliseconds(crashing == track.id ? 100 : 500))
+            if crashing == track.id { kill(getpid(), SIGKILL) }
+        }
         let warning = await tag(track, file: download.filePath, writingTo: download.replacementPath)
         warnings.withLock { $0[track.id] = warning }
         return warning == nil
