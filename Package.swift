@@ -103,6 +103,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client of a home's agent: RemoteDownloadControl over its socket, the page held open
+        // for `serve` (PageLink), and the agent's launch (AgentLauncher, through systemd or not).
+        .target(
+            name: "HalfTunesClient",
+            dependencies: [
+                "HalfTunesKit", "NetworkBasics", "SystemBasics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "HalfTunesWeb",
             dependencies: [
@@ -133,7 +146,8 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch", "DemoCatalog", "TransferEngine",
+                "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch", "DemoCatalog",
+                "TransferEngine",
                 "NetworkBasics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -212,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "HalfTunesWebTests",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "TestSupport", "DemoCatalog",
+                "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "ITunesSearch", "TestSupport", "DemoCatalog",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -43,9 +43,7 @@ public struct WebApp: Sendable {
     func isUnderway(_ trackID: Int) async -> Bool { await service.isUnderway(trackID: trackID) }
 
     /// A random token for one process's life.
-    public static func makeToken() -> String {
-        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-    }
+    public static func makeToken() -> String { PageRequest.makeToken() }
 
     /// The Hummingbird application, bound to `host:port` (port 0 picks a free one).
     ///

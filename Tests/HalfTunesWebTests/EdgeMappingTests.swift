@@ -2,6 +2,7 @@ import Foundation
 import HalfTunesKit
 import Testing
 
+@testable import HalfTunesClient
 @testable import HalfTunesWeb
 
 @Suite("SSE parser (pure)")

@@ -5,24 +5,6 @@ import ITunesSearch
 import Logging
 import ServiceLifecycle
 
-/// Where a page is to be served, and the secret its requests carry.
-public struct PageRequest: Sendable, Hashable {
-    /// The address to listen on.
-    public var host: String
-    /// The port (0: any free one).
-    public var port: Int
-    /// The page's request token: chosen by whoever asks for the page, so that it outlives an
-    /// agent that restarts (the tabs keep theirs).
-    public var token: String
-
-    /// A page on `host`:`port` whose requests carry `token`.
-    public init(host: String, port: Int, token: String = WebApp.makeToken()) {
-        self.host = host
-        self.port = port
-        self.token = token
-    }
-}
-
 /// The page's ports of the process that owns the downloads (the agent): the tutorial's screen,
 /// its API and events, served straight from the downloads — no relay between the tabs and their
 /// owner. A `serve` process asks for one over the agent's socket and holds it for its life;
@@ -76,10 +58,4 @@ final class OpenPage: Sendable {
         await group.triggerGracefulShutdown()
         _ = await run.value
     }
-}
-
-/// What the agent's `GET /api/page` sends first: where the page answers.
-public struct PageDocument: Codable, Sendable, Hashable {
-    /// The URL to open.
-    public var url: URL
 }

@@ -5,7 +5,7 @@ import ServiceLifecycle
 
 extension WebApp {
     /// The path of ``addPageRoute(to:pages:)``.
-    static let pagePath = "/api/page"
+    static let pagePath = PageDocument.path
 
     /// `GET /api/page?host=H&port=P` with the page's token in `X-HalfTunes-Token` (agent's socket
     /// only): opens the page there (``PageHost``) and answers, as long as it stays open, a

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HalfTunesClient
 import HalfTunesKit
 import HalfTunesWeb
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DemoCatalog
 import Foundation
+import HalfTunesClient
 import HalfTunesKit
 import HalfTunesWeb
 import ITunesSearch
@@ -30,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            try await WebServer.run(
+            try await ServeThroughAgent.run(
                 home: homeOptions.resolved, page: PageRequest(host: server.host, port: server.port ?? 8080),
                 tagging: tagging.resolved, bandwidthLimit: try rate.resolved(),
                 catalogConfiguration: try catalogOptions.configuration(), agent: AgentLauncher.isEnabled() ? agentLink : nil,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HalfTunesClient
 import HalfTunesKit
 import HalfTunesWeb
 import TransferEngine

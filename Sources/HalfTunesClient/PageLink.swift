@@ -21,15 +21,24 @@ public struct AgentLink: Sendable {
 /// the agent's socket. When the agent ends (killed, say) the hold ends too: a new agent is
 /// started, which takes up the downloads from their journals, and serves the page again on the
 /// same port with the same token, so open tabs carry on. Stopping `serve` closes the page.
-struct PageLink: Service {
+public struct PageLink: Service {
     let home: HalfTunesHome
     let address: AgentAddress
     let arguments: [String]
     let request: PageRequest
     let say: @Sendable (String) -> Void
 
+    /// A link to `home`'s agent on `address` (started with `arguments` when none runs) for the
+    /// page `request` describes; `say` gets the lines for the user.
+    public init(
+        home: HalfTunesHome, address: AgentAddress, arguments: [String], request: PageRequest,
+        say: @escaping @Sendable (String) -> Void
+    ) {
+        (self.home, self.address, self.arguments, self.request, self.say) = (home, address, arguments, request, say)
+    }
+
     /// - Throws: ``DownloadError`` when the first page cannot be opened (its port in use, say).
-    func run() async throws {
+    public func run() async throws {
         let (url, held) = try await open(request)
         say("HalfTunes is running at \(url)/ — open it in a browser. Ctrl-C stops it.")
         // The next agent serves the same port, even one the system chose.
@@ -58,7 +67,7 @@ struct PageLink: Service {
     }
 
     /// Runs until SIGINT or SIGTERM.
-    func runUntilSignalled(logger: Logger) async throws {
+    public func runUntilSignalled(logger: Logger) async throws {
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: self, successTerminationBehavior: .gracefullyShutdownGroup)],

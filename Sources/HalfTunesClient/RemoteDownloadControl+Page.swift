@@ -15,7 +15,7 @@ extension RemoteDownloadControl {
         components.queryItems = [
             URLQueryItem(name: "host", value: request.host), URLQueryItem(name: "port", value: "\(request.port)"),
         ]
-        var call = HTTPClientRequest(url: url.absoluteString + WebApp.pagePath + "?" + (components.percentEncodedQuery ?? ""))
+        var call = HTTPClientRequest(url: url.absoluteString + PageDocument.path + "?" + (components.percentEncodedQuery ?? ""))
         call.headers.add(name: "X-HalfTunes-Token", value: request.token)
         let response: HTTPClientResponse
         do { response = try await client.execute(call, timeout: .hours(24 * 365)) } catch {
