@@ -272,6 +272,7 @@ public actor DownloadService {
         await pump?.value
         hub.finish()
         await tagger.shutdown()
+        library.close()
     }
 
     // MARK: - Internals

@@ -136,6 +136,21 @@ final class LibraryStore: Sendable {
         }
     }
 
+    /// Closes the index now, its write-ahead log folded into it, rather than when the last
+    /// reference to it goes (a request still being answered as the process ends may hold one,
+    /// and the process would end with the log beside the index). Later calls fail.
+    public func close() {
+        if let pool = database as? DatabasePool {
+            // The readers go first: the writer closing last folds the log in and deletes it
+            // (a reader closing last cannot), and the checkpoint before covers a close that fails.
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            pool.releaseMemory()
+            try? pool.close()
+        } else if let queue = database as? DatabaseQueue {
+            try? queue.close()
+        }
+    }
+
     /// The item for a track, if its file is present, with the file's size as it is now. A row
     /// whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {

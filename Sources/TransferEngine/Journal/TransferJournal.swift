@@ -26,6 +26,15 @@ final class TransferJournal: Sendable {
         }
     }
 
+    /// Closes the journal now, its log folded in and deleted: the readers first, so that the
+    /// writer closes last (a reader closing last cannot fold the log). Later calls fail.
+    func close() {
+        guard let pool = database as? DatabasePool else { return }
+        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        pool.releaseMemory()
+        try? pool.close()
+    }
+
     /// Opens the journal as ``init(path:)`` does, on a thread of its own (``DatabaseOpening``),
     /// so that the task waiting holds none of Swift's cooperative threads.
     static func open(path: String) async throws(TransferError) -> TransferJournal {

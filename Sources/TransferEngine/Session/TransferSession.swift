@@ -230,6 +230,7 @@ public actor TransferSession {
         }
         waiters = [:]
         hub.finish()
+        journal.close()
         lock.release()
     }
 
