@@ -107,7 +107,7 @@ extension LibraryStore {
     }
 
     private func readPage(limit: Int?, after: Int64?, since: Int64?) throws -> LibraryPage {
-        try database.read { db in
+        try openDatabase.read { db in
             let totals = try Totals.fetchOne(
                 db,
                 sql: "SELECT trackCount, totalBytes, lastSeq FROM librarySummary")
@@ -165,7 +165,7 @@ extension LibraryStore {
         guard let stamp = FolderStamp(folder) else { return }
         if reconciledStamp.withLock({ $0 }) == stamp { return }
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-        let indexed = try database.read { db in
+        let indexed = try openDatabase.read { db in
             try NameRow.fetchAll(db, sql: "SELECT id, fileName FROM libraryTrack")
         }
         try forget(indexed.filter { !present.contains(Self.entryName($0.fileName)) }.map(\.id))

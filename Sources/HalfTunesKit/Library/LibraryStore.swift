@@ -40,6 +40,16 @@ final class LibraryStore: Sendable {
     let folderPath: String
     /// SQL statements run so far (tests count the reads of one listing).
     let statements = StatementCounter()
+    /// Whether ``close()`` has run (a closed connection must not be touched again).
+    private let closed = Mutex(false)
+
+    /// The index, unless it is closed (SQLite must not be handed a closed connection).
+    var openDatabase: any DatabaseWriter {
+        get throws {
+            if closed.withLock({ $0 }) { throw DownloadError(.internalError, "the library's index is closed") }
+            return database
+        }
+    }
     /// The folder's stamp when the index was last reconciled with it.
     let reconciledStamp = Mutex<FolderStamp?>(nil)
     /// Pages read since the last change. This process is the library's only writer while it owns
@@ -140,6 +150,12 @@ final class LibraryStore: Sendable {
     /// reference to it goes (a request still being answered as the process ends may hold one,
     /// and the process would end with the log beside the index). Later calls fail.
     public func close() {
+        guard
+            closed.withLock({ wasClosed in
+                defer { wasClosed = true }
+                return !wasClosed
+            })
+        else { return }
         if let pool = database as? DatabasePool {
             // The readers go first: the writer closing last folds the log in and deletes it
             // (a reader closing last cannot), and the checkpoint before covers a close that fails.
@@ -154,7 +170,7 @@ final class LibraryStore: Sendable {
     /// The item for a track, if its file is present, with the file's size as it is now. A row
     /// whose file is gone is removed.
     func item(id: Int) throws -> LibraryItem? {
-        guard var item = try database.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
+        guard var item = try openDatabase.read({ db in try Row.fetchOne(db, key: id) }).flatMap(Self.item) else { return nil }
         guard let size = FolderStamp.size(atPath: path(of: item.fileName)) else {
             try forget([id])
             return nil
@@ -182,7 +198,7 @@ final class LibraryStore: Sendable {
         let stamp = FolderStamp(folder)
         // The ids go in as one JSON array, not one bound `?` each (a batch asks for thousands).
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let rows = try database.read { db in
+        let rows = try openDatabase.read { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT * FROM \(Row.databaseTableName) WHERE id IN (SELECT value FROM json_each(?))"),
@@ -233,7 +249,7 @@ final class LibraryStore: Sendable {
                 track: addition.track, trackJSON: json, fileName: addition.fileName, addedAt: addedAt, seq: 0,
                 fileSize: size, warning: addition.warning)
         }
-        try database.write { db in
+        try openDatabase.write { db in
             var seq = try Self.reserveSeqs(rows.count, db)
             for var row in rows {
                 row.seq = seq
@@ -271,7 +287,7 @@ final class LibraryStore: Sendable {
 
     func forget(_ ids: [Int]) throws {
         guard !ids.isEmpty, !readOnly else { return }
-        try database.write { db in
+        try openDatabase.write { db in
             for id in ids where try Row.deleteOne(db, key: id) {
                 try Removal(id: id, seq: try Self.nextSeq(db)).save(db)
             }

@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
 final class TransferJournal: Sendable {
     private let database: any DatabaseWriter
+    /// Whether ``close()`` has run (a closed connection must not be touched again).
+    private let closed = Mutex(false)
 
     /// The path that keeps a journal in memory: nothing on disk, nothing after the process.
     static let inMemory = ":memory:"
@@ -29,7 +32,13 @@ final class TransferJournal: Sendable {
     /// Closes the journal now, its log folded in and deleted: the readers first, so that the
     /// writer closes last (a reader closing last cannot fold the log). Later calls fail.
     func close() {
-        guard let pool = database as? DatabasePool else { return }
+        guard
+            closed.withLock({ wasClosed in
+                defer { wasClosed = true }
+                return !wasClosed
+            }),
+            let pool = database as? DatabasePool
+        else { return }
         _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         pool.releaseMemory()
         try? pool.close()
@@ -178,12 +187,14 @@ final class TransferJournal: Sendable {
     }
 
     private func run<T>(_ body: (Database) throws -> T) throws(TransferError) -> T {
+        if closed.withLock({ $0 }) { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
         do { return try database.read(body) } catch {
             throw TransferError(.journal, "cannot read the transfer journal: \(error)", permanent: false)
         }
     }
 
     private func write(_ body: (Database) throws -> Void) throws(TransferError) {
+        if closed.withLock({ $0 }) { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
         do { try database.write(body) } catch {
             throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
         }
