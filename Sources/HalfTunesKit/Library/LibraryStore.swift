@@ -157,9 +157,8 @@ final class LibraryStore: Sendable {
             })
         else { return }
         if let pool = database as? DatabasePool {
-            // The readers go first: the writer closing last folds the log in and deletes it
-            // (a reader closing last cannot), and the checkpoint before covers a close that fails.
-            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            // The readers go first: the writer closing last folds the log in and deletes it (a
+            // reader closing last cannot). Nothing waits on another process that still reads.
             pool.releaseMemory()
             try? pool.close()
         } else if let queue = database as? DatabaseQueue {

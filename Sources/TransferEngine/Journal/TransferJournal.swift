@@ -30,7 +30,8 @@ final class TransferJournal: Sendable {
     }
 
     /// Closes the journal now, its log folded in and deleted: the readers first, so that the
-    /// writer closes last (a reader closing last cannot fold the log). Later calls fail.
+    /// writer closes last (a reader closing last cannot fold the log). Nothing waits: a log
+    /// another process still reads stays, as SQLite keeps it. Later calls fail.
     func close() {
         guard
             closed.withLock({ wasClosed in
@@ -39,7 +40,6 @@ final class TransferJournal: Sendable {
             }),
             let pool = database as? DatabasePool
         else { return }
-        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         pool.releaseMemory()
         try? pool.close()
     }
