@@ -48,6 +48,8 @@ let package = Package(
         // The process and file-system helpers the agents need: a detached child, a Unix socket
         // peer's credentials, systemd's socket activation, what is wrong with a folder.
         .target(name: "SystemBasics"),
+        // The one `Range:` parser of the servers (the DemoCatalog's previews, the library's files).
+        .target(name: "HTTPRanges"),
         // Tags and cover art into MP4/M4A and WAV files, in pure Swift (Foundation only).
         .target(name: "MediaTags"),
         .target(
@@ -119,7 +121,7 @@ let package = Package(
         .target(
             name: "HalfTunesWeb",
             dependencies: [
-                "HalfTunesKit", "ITunesSearch", "NetworkBasics", "SystemBasics", "TransferEngine",
+                "HalfTunesKit", "ITunesSearch", "NetworkBasics", "SystemBasics", "TransferEngine", "HTTPRanges",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -138,6 +140,7 @@ let package = Package(
         .target(
             name: "DemoCatalog",
             dependencies: [
+                "HTTPRanges",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -226,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "HalfTunesWebTests",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "ITunesSearch", "TestSupport", "DemoCatalog",
+                "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "ITunesSearch", "TestSupport", "DemoCatalog", "HTTPRanges",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -235,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "DemoCatalogTests",
             dependencies: [
-                "DemoCatalog", "TestSupport",
+                "DemoCatalog", "HTTPRanges", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DemoCatalog
+@testable import HTTPRanges
 
 @Suite("Range decisions (pure)")
 struct RangeDecisionTests {

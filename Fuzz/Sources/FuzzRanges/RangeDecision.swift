@@ -1,1 +1,1 @@
-../../../Sources/DemoCatalog/HTTP/RangeDecision.swift
+../../../Sources/HTTPRanges/RangeDecision.swift

@@ -9,7 +9,7 @@ extension DemoCatalog {
     /// `sort=recent`, at most `limit`, 50 by default) or with `entity=album` their albums.
     func lookup(_ request: Request) -> Response {
         let query = FormQuery.parse(request.uri.query)
-        let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingSpaces) }
+        let ids = (query["id"] ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         recordLookup(ids)
         let entity = query["entity"]
         if let entity, !["song", "musicTrack", "album", "musicVideo"].contains(entity) {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRanges
 import Hummingbird
 
 extension DemoCatalog {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRanges
 import HalfTunesKit
 import Hummingbird
 
@@ -68,12 +69,12 @@ extension WebApp {
         var status = HTTPResponse.Status.ok
         var range: (start: Int64, end: Int64?) = (0, nil)
         if let length = target.expectedBytes {
-            switch ByteRange.parse(request.headers[.range], length: length) {
-            case .whole:
+            switch RangeDecision.decide(range: request.headers[.range], length: Int(length)) {
+            case .full:
                 range = (0, length)
             case .partial(let bytes):
                 status = .partialContent
-                range = (bytes.lowerBound, bytes.upperBound + 1)
+                range = (Int64(bytes.lowerBound), Int64(bytes.upperBound) + 1)
                 headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(length)"
             case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(length)"

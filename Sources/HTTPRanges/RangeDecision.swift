@@ -1,6 +1,7 @@
-/// What to answer to a GET given its `Range` and `If-Range` headers (RFC 9110 §14).
+/// What to answer to a GET given its `Range` and `If-Range` headers (RFC 9110 §14): the one
+/// parser of `Range:` of both servers, the DemoCatalog's previews and the library's files.
 ///
-/// Pure: tested without a server.
+/// Pure: tested without a server, and fuzzed (`Fuzz/`).
 public enum RangeDecision: Sendable, Hashable {
     /// 200 with the whole representation.
     case full
@@ -36,6 +37,15 @@ public enum RangeDecision: Sendable, Hashable {
             guard count > 0, length > 0 else { return .unsatisfiable }
             return .partial(max(0, length - count)...(length - 1))
         }
+    }
+}
+
+extension RangeDecision {
+    /// How to answer a `Range` header for a representation of `length` bytes that has no
+    /// validator (a file still being downloaded): as ``decide(range:ifRange:etag:lastModified:length:)``
+    /// without `If-Range`.
+    public static func decide(range: String?, length: Int) -> RangeDecision {
+        decide(range: range, ifRange: nil, etag: "", lastModified: "", length: length)
     }
 }
 
