@@ -90,17 +90,4 @@ public enum LoopbackPeer {
         }
         return nil
     }
-
-    /// Whether `address` (4 or 16 bytes) is a loopback address: 127.0.0.0/8, `::1`, or
-    /// 127.0.0.0/8 mapped into IPv6 (`::ffff:127.x.y.z`).
-    public static func isLoopback(_ address: [UInt8]) -> Bool {
-        switch address.count {
-        case 4: return address[0] == 127
-        case 16:
-            if address == [UInt8](repeating: 0, count: 15) + [1] { return true }
-            return address.prefix(10).allSatisfy { $0 == 0 } && address[10] == 0xff && address[11] == 0xff
-                && address[12] == 127
-        default: return false
-        }
-    }
 }

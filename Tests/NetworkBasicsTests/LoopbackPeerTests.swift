@@ -1,4 +1,5 @@
 import Foundation
+import NetworkBasics
 import Testing
 
 @testable import SystemBasics
@@ -34,14 +35,14 @@ import Testing
         #expect(LoopbackPeer.owner(of: client, connectedTo: server, inTable: "garbage\n1: x") == nil)
     }
 
-    @Test("loopback: 127.0.0.0/8, ::1 and ::ffff:127.x.y.z; nothing else")
+    @Test("loopback, as the server reads a peer's address (HostClass): 127.0.0.0/8, ::1 and ::ffff:127.x.y.z; nothing else")
     func loopback() {
-        #expect(LoopbackPeer.isLoopback([127, 1, 2, 3]))
-        #expect(!LoopbackPeer.isLoopback([10, 0, 0, 1]))
-        #expect(LoopbackPeer.isLoopback([UInt8](repeating: 0, count: 15) + [1]))
-        #expect(LoopbackPeer.isLoopback([UInt8](repeating: 0, count: 10) + [0xff, 0xff, 127, 0, 0, 1]))
-        #expect(!LoopbackPeer.isLoopback([UInt8](repeating: 0, count: 10) + [0xff, 0xff, 10, 0, 0, 1]))
-        #expect(!LoopbackPeer.isLoopback([]))
+        #expect(HostClass("127.1.2.3") == .loopback)
+        #expect(HostClass("10.0.0.1") != .loopback)
+        #expect(HostClass("::1") == .loopback)
+        #expect(HostClass("::ffff:127.0.0.1") == .loopback)
+        #expect(HostClass("::ffff:10.0.0.1") != .loopback)
+        #expect(HostClass("") != .loopback)
     }
 
     @Test("a real connection on 127.0.0.1, among 1,500 others: the kernel's table names this process's user as its owner")

@@ -40,16 +40,8 @@ final class LibraryStore: Sendable {
     let folderPath: String
     /// SQL statements run so far (tests count the reads of one listing).
     let statements = StatementCounter()
-    /// Whether ``close()`` has run (a closed connection must not be touched again).
-    private let closed = Mutex(false)
-
-    /// The index, unless it is closed (SQLite must not be handed a closed connection).
-    var openDatabase: any DatabaseWriter {
-        get throws {
-            if closed.withLock({ $0 }) { throw DownloadError(.internalError, "the library's index is closed") }
-            return database
-        }
-    }
+    /// The index, closed once by ``close()`` and never touched after.
+    private let door: DatabaseDoor
     /// The folder's stamp when the index was last reconciled with it.
     let reconciledStamp = Mutex<FolderStamp?>(nil)
     /// Pages read since the last change. This process is the library's only writer while it owns
@@ -127,6 +119,7 @@ final class LibraryStore: Sendable {
         self.readOnly = readOnly
         if readOnly, !FileManager.default.fileExists(atPath: path) {
             database = try DatabaseQueue()
+            door = DatabaseDoor(database)
             try Self.migrator(folder: folder).migrate(database)
             return
         }
@@ -139,9 +132,11 @@ final class LibraryStore: Sendable {
         }
         if readOnly {
             database = try DatabaseQueue(path: DatabaseOpening.readOnlyName(path: path), configuration: configuration)
+            door = DatabaseDoor(database)
         } else {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             database = try DatabasePool(path: path, configuration: configuration)
+            door = DatabaseDoor(database)
             try Self.migrator(folder: folder).migrate(database)
         }
     }
@@ -149,20 +144,13 @@ final class LibraryStore: Sendable {
     /// Closes the index now, its write-ahead log folded into it, rather than when the last
     /// reference to it goes (a request still being answered as the process ends may hold one,
     /// and the process would end with the log beside the index). Later calls fail.
-    public func close() {
-        guard
-            closed.withLock({ wasClosed in
-                defer { wasClosed = true }
-                return !wasClosed
-            })
-        else { return }
-        if let pool = database as? DatabasePool {
-            // The readers go first: the writer closing last folds the log in and deletes it (a
-            // reader closing last cannot). Nothing waits on another process that still reads.
-            pool.releaseMemory()
-            try? pool.close()
-        } else if let queue = database as? DatabaseQueue {
-            try? queue.close()
+    public func close() { door.close() }
+
+    /// The index, unless it is closed (SQLite must not be handed a closed connection).
+    var openDatabase: any DatabaseWriter {
+        get throws {
+            guard let database = door.open else { throw DownloadError(.internalError, "the library's index is closed") }
+            return database
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HalfTunesKit
 import NIOCore
 import NIOHTTP1
+import NetworkBasics
 import SystemBasics
 
 #if canImport(Glibc)
@@ -65,7 +66,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             default: nil
             }
         }
-        guard let peer = end(channel.remoteAddress), let local = end(channel.localAddress), LoopbackPeer.isLoopback(peer.address)
+        // Only this machine's connections have a row in its socket table (HostClass reads every
+        // spelling of a loopback address, IPv4-mapped ones included).
+        guard let peer = end(channel.remoteAddress), let local = end(channel.localAddress),
+            let ip = channel.remoteAddress?.ipAddress, HostClass(ip) == .loopback
         else { return nil }
         switch LoopbackPeer.owner(of: peer, connectedTo: local) {
         case .user(let uid): return uid == geteuid() ? nil : .some(uid)

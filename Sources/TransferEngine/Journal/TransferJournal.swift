@@ -1,13 +1,11 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// The session's journal: every transfer and its progress, in SQLite (WAL), so that a crash loses
 /// nothing. The only door to the database.
 final class TransferJournal: Sendable {
-    private let database: any DatabaseWriter
-    /// Whether ``close()`` has run (a closed connection must not be touched again).
-    private let closed = Mutex(false)
+    /// The journal, closed once by ``close()`` and never touched after.
+    private let door: DatabaseDoor
 
     /// The path that keeps a journal in memory: nothing on disk, nothing after the process.
     static let inMemory = ":memory:"
@@ -20,29 +18,18 @@ final class TransferJournal: Sendable {
             var configuration = Configuration()
             configuration.label = "halftunes.transfers"
             configuration.busyMode = .timeout(5)
-            database =
+            let database: any DatabaseWriter =
                 path == Self.inMemory
                 ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            door = DatabaseDoor(database)
         } catch {
             throw TransferError(.journal, "cannot open the transfer journal at \(path): \(error)", permanent: true)
         }
     }
 
-    /// Closes the journal now, its log folded in and deleted: the readers first, so that the
-    /// writer closes last (a reader closing last cannot fold the log). Nothing waits: a log
-    /// another process still reads stays, as SQLite keeps it. Later calls fail.
-    func close() {
-        guard
-            closed.withLock({ wasClosed in
-                defer { wasClosed = true }
-                return !wasClosed
-            }),
-            let pool = database as? DatabasePool
-        else { return }
-        pool.releaseMemory()
-        try? pool.close()
-    }
+    /// Closes the journal now, its log folded in and deleted (``DatabaseDoor/close()``).
+    func close() { door.close() }
 
     /// Opens the journal as ``init(path:)`` does, on a thread of its own (``DatabaseOpening``),
     /// so that the task waiting holds none of Swift's cooperative threads.
@@ -187,14 +174,14 @@ final class TransferJournal: Sendable {
     }
 
     private func run<T>(_ body: (Database) throws -> T) throws(TransferError) -> T {
-        if closed.withLock({ $0 }) { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
+        guard let database = door.open else { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
         do { return try database.read(body) } catch {
             throw TransferError(.journal, "cannot read the transfer journal: \(error)", permanent: false)
         }
     }
 
     private func write(_ body: (Database) throws -> Void) throws(TransferError) {
-        if closed.withLock({ $0 }) { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
+        guard let database = door.open else { throw TransferError(.journal, "the transfer journal is closed", permanent: false) }
         do { try database.write(body) } catch {
             throw TransferError(.journal, "cannot write the transfer journal: \(error)", permanent: false)
         }
