@@ -51,8 +51,9 @@ public enum HostClass: Sendable, Hashable {
         return .publicNetwork
     }
 
-    /// IPv4 as `inet_aton` reads it: one to four parts, each decimal, octal (`0` first) or hex
-    /// (`0x` first); the last part fills the bytes the others leave (`127.1` is 127.0.0.1).
+    /// IPv4 as the system's resolver reads a numeric host (glibc's `inet_aton`, exact): one to
+    /// four parts, each decimal, octal (`0` first) or hex (`0x` first, a digit after it), none
+    /// past 2^32 - 1; the last part fills the bytes the others leave (`127.1` is 127.0.0.1).
     static func numericIPv4(_ text: String) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...4).contains(parts.count) else { return nil }
@@ -69,27 +70,52 @@ public enum HostClass: Sendable, Hashable {
         return [UInt8(address >> 24), UInt8(address >> 16 & 0xff), UInt8(address >> 8 & 0xff), UInt8(address & 0xff)]
     }
 
-    /// One part of a numeric IPv4 address.
+    /// One part of a numeric IPv4 address, as `strtoul` reads it after a leading digit; its
+    /// digits only (no sign, no space), at most 2^32 - 1.
     private static func number(_ part: Substring) -> UInt64? {
-        guard !part.isEmpty, part.count <= 12, part.allSatisfy(\.isASCII) else { return nil }
-        if part.hasPrefix("0x") || part.hasPrefix("0X") { return UInt64(part.dropFirst(2), radix: 16) }
-        if part.count > 1, part.hasPrefix("0") { return UInt64(part.dropFirst(), radix: 8) }
-        return UInt64(part, radix: 10)
+        let bytes = Array(part.utf8)
+        guard let first = bytes.first, isDigit(first, radix: 10) else { return nil }
+        let (digits, radix): (ArraySlice<UInt8>, Int) =
+            bytes.count > 2 && first == UInt8(ascii: "0") && (bytes[1] | 0x20) == UInt8(ascii: "x")
+            ? (bytes[2...], 16) : first == UInt8(ascii: "0") ? (bytes[1...], 8) : (bytes[...], 10)
+        guard digits.allSatisfy({ isDigit($0, radix: radix) }) else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            value = value * UInt64(radix) + UInt64(digitValue(digit))
+            guard value <= 0xffff_ffff else { return nil }
+        }
+        return value
     }
 
-    /// Dotted-quad IPv4, four decimal parts 0–255.
+    private static func isDigit(_ byte: UInt8, radix: Int) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0")) < radix
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): radix == 16
+        default: false
+        }
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Int {
+        byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : Int((byte | 0x20) - UInt8(ascii: "a")) + 10
+    }
+
+    /// Dotted-quad IPv4 as `inet_pton` reads it (the tail of an IPv6 address): four decimal parts
+    /// 0–255, no leading zeros.
     static func ipv4(_ text: String) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let value = UInt8(part) else { return nil }
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                part.count == 1 || !part.hasPrefix("0"), let value = UInt8(part)
+            else { return nil }
             bytes.append(value)
         }
         return bytes
     }
 
-    /// IPv6 (with `::` and a trailing dotted quad), eight 16-bit groups; a zone (`%eth0`) is ignored.
+    /// IPv6 as `inet_pton` reads it (with `::` and a trailing dotted quad), eight 16-bit groups of
+    /// one to four hex digits; a zone (`%eth0`) is ignored.
     static func ipv6(_ text: String) -> [UInt16]? {
         let address = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
         guard address.contains(":") else { return nil }
@@ -97,24 +123,28 @@ public enum HostClass: Sendable, Hashable {
         var tail: [UInt16] = []
         let halves = address.components(separatedBy: "::")
         guard halves.count <= 2 else { return nil }
-        func parse(_ half: String) -> [UInt16]? {
+        // A dotted quad only ends the whole address.
+        func parse(_ half: String, last: Bool) -> [UInt16]? {
             guard !half.isEmpty else { return [] }
             var result: [UInt16] = []
             let pieces = half.split(separator: ":", omittingEmptySubsequences: false)
             for (index, piece) in pieces.enumerated() {
-                if index == pieces.count - 1, piece.contains("."), let v4 = ipv4(String(piece)) {
+                if last, index == pieces.count - 1, piece.contains(".") {
+                    guard let v4 = ipv4(String(piece)) else { return nil }
                     result += [UInt16(v4[0]) << 8 | UInt16(v4[1]), UInt16(v4[2]) << 8 | UInt16(v4[3])]
                 } else {
-                    guard (1...4).contains(piece.count), let value = UInt16(piece, radix: 16) else { return nil }
+                    guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit), piece.allSatisfy(\.isASCII),
+                        let value = UInt16(piece, radix: 16)
+                    else { return nil }
                     result.append(value)
                 }
             }
             return result
         }
-        guard let head = parse(halves[0]) else { return nil }
+        guard let head = parse(halves[0], last: halves.count == 1) else { return nil }
         groups = head
         if halves.count == 2 {
-            guard let end = parse(halves[1]), head.count + end.count < 8 else { return nil }
+            guard let end = parse(halves[1], last: true), head.count + end.count < 8 else { return nil }
             tail = end
             groups += Array(repeating: 0, count: 8 - head.count - end.count) + tail
         }

@@ -22,47 +22,30 @@ public enum NetworkReach {
     /// - Parameter resolving: Whether to resolve the host's name and check every address it has
     ///   (false when the request goes through a proxy).
     public static func refusal(of url: URL, resolving: Bool) async -> String? {
-        guard let host = url.host, !host.isEmpty else { return "\(url.absoluteString) has no host" }
-        let spelled = HostClass(host)
-        if spelled != .publicNetwork { return "refused \(host): \(place(spelled)), and the request began on the public internet" }
-        guard resolving, !isAddress(host) else { return nil }
-        guard let (address, kind) = await firstNonPublic(resolving: host) else { return nil }
-        return "refused \(host): it resolves to \(address), \(place(kind)), and the request began on the public internet"
+        if let refusal = URLPolicy.publicReachRefusal(of: url, resolvedTo: []) { return refusal }
+        guard resolving, let host = url.host, !URLPolicy.isAddress(host) else { return nil }
+        let addresses = await addresses(of: host)
+        return URLPolicy.publicReachRefusal(of: url, resolvedTo: addresses)
     }
 
-    /// Whether `host` is written as an address (no resolution needed).
-    private static func isAddress(_ host: String) -> Bool {
-        HostClass.numericIPv4(host) != nil || host.contains(":")
-    }
-
-    private static func place(_ kind: HostClass) -> String {
-        switch kind {
-        case .loopback: "on this machine"
-        case .unspecified: "any address of this machine"
-        case .privateNetwork: "on the local network"
-        case .publicNetwork: "on the public internet"
-        }
-    }
-
-    /// Verdicts of recent resolutions: a batch of previews from one host resolves it once.
-    private static let recent = Mutex<[String: (verdict: (String, HostClass)?, at: ContinuousClock.Instant)]>([:])
+    /// Recent resolutions: a batch of previews from one host resolves it once.
+    private static let recent = Mutex<[String: (addresses: [String], at: ContinuousClock.Instant)]>([:])
     private static let remembered = Duration.seconds(30)
 
-    /// The first of `host`'s addresses that is not public, `nil` when all are (or the name does
-    /// not resolve: the connection then fails and says so).
-    static func firstNonPublic(resolving host: String) async -> (String, HostClass)? {
+    /// The addresses `host` resolves to (none when the name does not resolve: the connection then
+    /// fails and says so), remembered for a while.
+    static func addresses(of host: String) async -> [String] {
         let now = ContinuousClock.now
-        if let known = recent.withLock({ $0[host] }), now - known.at < remembered { return known.verdict }
+        if let known = recent.withLock({ $0[host] }), now - known.at < remembered { return known.addresses }
         let addresses = await withCheckedContinuation { continuation in
             // getaddrinfo blocks: off Swift's concurrency threads.
             NIOThreadPool.singleton.submit { _ in continuation.resume(returning: resolve(host)) }
         }
-        let verdict = addresses.lazy.map { ($0, HostClass($0)) }.first { $0.1 != .publicNetwork }
         recent.withLock { recent in
             if recent.count > 256 { recent.removeAll() }
-            recent[host] = (verdict, now)
+            recent[host] = (addresses, now)
         }
-        return verdict
+        return addresses
     }
 
     /// The addresses `host` resolves to, in text.

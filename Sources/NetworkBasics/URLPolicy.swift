@@ -35,4 +35,32 @@ public enum URLPolicy {
         if source != .publicNetwork { return true }
         return HostClass(host) == .publicNetwork
     }
+
+    /// Why a request that began at a public host may not fetch `url`, given the addresses its host
+    /// resolved to (none when it was not resolved): one line naming the host and the address, or
+    /// `nil`. Pure: ``NetworkReach`` resolves, this decides.
+    public static func publicReachRefusal(of url: URL, resolvedTo addresses: [String]) -> String? {
+        guard let host = url.host, !host.isEmpty else { return "\(url.absoluteString) has no host" }
+        let spelled = HostClass(host)
+        if spelled != .publicNetwork { return "refused \(host): \(place(spelled)), and the request began on the public internet" }
+        guard let (address, kind) = addresses.lazy.map({ ($0, HostClass($0)) }).first(where: { $0.1 != .publicNetwork })
+        else { return nil }
+        return "refused \(host): it resolves to \(address), \(place(kind)), and the request began on the public internet"
+    }
+
+    /// Whether `host` is written as an address (no resolution needed): IPv4 as the resolver reads
+    /// it, or IPv6 (with or without brackets).
+    public static func isAddress(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return HostClass.numericIPv4(bare) != nil || HostClass.ipv6(bare) != nil
+    }
+
+    private static func place(_ kind: HostClass) -> String {
+        switch kind {
+        case .loopback: "on this machine"
+        case .unspecified: "any address of this machine"
+        case .privateNetwork: "on the local network"
+        case .publicNetwork: "on the public internet"
+        }
+    }
 }

@@ -23,10 +23,28 @@ struct HostClassTests {
             ("0177.0.0.1", .loopback), ("127.0.1", .loopback), ("0", .unspecified), ("10.1", .privateNetwork),
             ("167772161", .privateNetwork), ("3232235777", .privateNetwork), ("0xa9fea9fe", .privateNetwork),
             ("4294967296", .publicNetwork), ("08.1.1.1", .publicNetwork), ("1.2.3.4.5", .publicNetwork),
-            ("0x", .publicNetwork), ("1e100.net", .publicNetwork),
+            ("0x", .publicNetwork), ("1e100.net", .publicNetwork), ("000000000000000177.0.0.1", .loopback),
+            ("0x00000000007f000001", .loopback), ("+127.1", .publicNetwork),
         ])
     func classify(host: String, expected: HostClass) {
         #expect(HostClass(host) == expected, "\(host)")
+    }
+
+    @Test(
+        "a host is written as an address exactly when the system's resolver reads it as one (the fuzzer's findings)",
+        arguments: [
+            "127.1", "000000000000000177.0.0.1", "0x00000000007f000001", "+2", "0x", "0x.1", "08", "1.2.3.4.",
+            "4294967295", "4294967296", "::ffff:63.0.0.1", "::ffff:063.0.0.1", "f::-0", "+f::", "27.0.0.1::12.0.0.1",
+            "::1", "1::2:3.4.5.6", "1:2:3:4:5:6:7::", "12345::", "[::1]",
+        ])
+    func addressesAsTheResolverReadsThem(host: String) {
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        var list: UnsafeMutablePointer<addrinfo>?
+        let numeric = getaddrinfo(bare, nil, &hints, &list) == 0
+        if let list { freeaddrinfo(list) }
+        #expect(URLPolicy.isAddress(host) == numeric, "\(host): the resolver \(numeric ? "reads" : "does not read") an address")
     }
 }
 
