@@ -1,0 +1,1 @@
+../../Shared/FuzzerDriver.swift

@@ -1,0 +1,1 @@
+../../../Sources/MediaTags/MediaDuration.swift
