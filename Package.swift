@@ -137,6 +137,23 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/Static")]
         ),
+        // The home's agent: the process that owns the downloads. Its Unix socket (this user's
+        // processes only), idle exit, background sessions' claims, and the pages it serves for
+        // `serve` and `demo` (HalfTunesWeb's app over its own downloads).
+        .target(
+            name: "HalfTunesAgent",
+            dependencies: [
+                "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "NetworkBasics", "SystemBasics", "TransferEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "DemoCatalog",
             dependencies: [
@@ -149,8 +166,8 @@ let package = Package(
         .executableTarget(
             name: "halftunes",
             dependencies: [
-                "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch", "DemoCatalog",
-                "TransferEngine",
+                "HalfTunesAgent", "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch",
+                "DemoCatalog", "TransferEngine",
                 "NetworkBasics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -17,7 +17,7 @@ public struct AgentLink: Sendable {
     }
 }
 
-/// `serve`'s whole work: the agent serves the page (``PageHost``) while this holds it open over
+/// `serve`'s whole work: the agent serves the page (its `PageHost`) while this holds it open over
 /// the agent's socket. When the agent ends (killed, say) the hold ends too: a new agent is
 /// started, which takes up the downloads from their journals, and serves the page again on the
 /// same port with the same token, so open tabs carry on. Stopping `serve` closes the page.

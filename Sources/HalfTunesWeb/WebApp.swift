@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HalfTunesKit
 import Hummingbird
 import ITunesSearch
@@ -17,10 +18,10 @@ public struct WebApp: Sendable {
     /// What every handler acts through.
     let control: any DownloadControl
     let assets: StaticAssets
-    let logger: Logger
+    package let logger: Logger
     /// What keeps the server answering when clients misbehave.
     public let limits: ConnectionLimits
-    let connections: ConnectionCount
+    package let connections: ConnectionCount
 
     /// Creates the app over `service`'s downloads, searching `catalog`.
     ///
@@ -41,6 +42,9 @@ public struct WebApp: Sendable {
 
     /// Whether the track's download is still under way (a partial file being played may grow).
     func isUnderway(_ trackID: Int) async -> Bool { await service.isUnderway(trackID: trackID) }
+
+    /// The header that carries the page's token.
+    package static var tokenHeader: HTTPField.Name { RequestGuard<WebContext>.tokenHeader }
 
     /// A random token for one process's life.
     public static func makeToken() -> String { PageRequest.makeToken() }

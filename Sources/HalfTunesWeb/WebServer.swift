@@ -1,44 +1,8 @@
 import Foundation
-import HalfTunesKit
-import ITunesSearch
-import Logging
 import NetworkBasics
-import ServiceLifecycle
-import TransferEngine
 
-/// Runs the web app until SIGINT or SIGTERM in the process that owns the downloads, the home's
-/// agent: what `halftunes demo` is, and `serve` when it hosts the agent itself (a `serve` that
-/// asks the running agent for the page is a client: `ServeThroughAgent`, in the executable).
+/// What is said of a page's address before it listens.
 public enum WebServer {
-    /// Hosts the home's agent in this process, serving the page too, until SIGINT or SIGTERM:
-    /// what `demo` is, and `serve` with `HALFTUNES_AGENT=0`. Other commands reach it on the
-    /// agent's socket as they would any agent.
-    public static func host(
-        home: HalfTunesHome, page: PageRequest, tagging: TaggingOptions = TaggingOptions(), bandwidthLimit: Int? = nil,
-        catalogConfiguration: CatalogConfiguration, say: @escaping @Sendable (String) -> Void
-    ) async throws {
-        try await AgentServer.run(
-            home: home, address: AgentAddress.resolve(for: home), idleExit: nil, tagging: tagging,
-            bandwidthLimit: bandwidthLimit, catalogConfiguration: catalogConfiguration, page: page, say: say)
-        say("HalfTunes stopped; unfinished downloads resume next time.")
-    }
-
-    /// The downloads of a process that serves them (`serve`, the agent): previews and covers
-    /// fetched trusting `trustRoots`, through `proxies`, under `bandwidthLimit`, their files
-    /// surviving what `durability` says.
-    static func openDownloads(
-        home: HalfTunesHome, tagging: TaggingOptions, trustRoots: TrustRoots, proxies: ProxySettings,
-        durability: Durability = .powerLoss, bandwidthLimit: Int?
-    ) async throws -> DownloadService {
-        var configuration = TransferSessionConfiguration()
-        configuration.durability = durability
-        configuration.trustRoots = trustRoots
-        configuration.proxies = proxies
-        configuration.bandwidthLimit = bandwidthLimit
-        return try await DownloadService.open(
-            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
-    }
-
     /// What to tell the user before listening on `host`: a warning unless it is a loopback address.
     public static func exposureWarning(for host: String) -> String? {
         guard HostClass(host) != .loopback else { return nil }

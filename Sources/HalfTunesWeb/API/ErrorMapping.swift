@@ -43,8 +43,11 @@ enum ErrorMapping {
 }
 
 /// Turns whatever a handler throws into the mapped JSON answer.
-struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+package struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
     {
         do {
             return try await next(request, context)

@@ -6,7 +6,7 @@ import ITunesSearch
 extension WebApp {
     /// The JSON API, registered from the route table. Every route takes track ids; none takes a
     /// URL or a path. Each handler is one call on the download control.
-    func addAPIRoutes(to router: Router<WebContext>) {
+    package func addAPIRoutes(to router: Router<WebContext>) {
         let patterns: [APIRoute.Pattern] = [
             .search, .album, .artist, .listing, .start, .startBatch, .pause, .resume, .cancel, .remove, .retag, .rate,
             .setRate,
@@ -94,7 +94,7 @@ extension WebApp {
         return ids.compactMap { $0 }
     }
 
-    func json(_ value: some Encodable) throws -> Response {
+    package func json(_ value: some Encodable) throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: try WireEncoding.data(value))))

@@ -12,7 +12,7 @@ extension WebApp {
     /// kept); one that falls too far behind gets a `reload` event and its stream ends (the page
     /// reloads its listing and reconnects). A client that stops reading altogether is
     /// disconnected once a write has waited ``ConnectionLimits/sendTimeout``.
-    func addEventRoutes(to router: Router<WebContext>) {
+    package func addEventRoutes(to router: Router<WebContext>) {
         let (sendTimeout, heartbeat) = (limits.sendTimeout, limits.eventHeartbeat)
         router.on(RouterPath(APIRoute.Pattern.events.path), method: .get) { _, context -> Response in
             let events = try await control.events()

@@ -13,7 +13,7 @@ extension WebApp {
     /// `/library/<track id>`: a downloaded track's file, with Range support so the player can seek;
     /// or, while the track downloads, the bytes so far and the rest as they arrive. The file is
     /// found by track id; the request never names a path.
-    func addLibraryFileRoutes(to router: Router<WebContext>) {
+    package func addLibraryFileRoutes(to router: Router<WebContext>) {
         let files = FileMiddleware<WebContext, LocalFileSystem>(library.path, logger: logger)
             .withAdditionalMediaTypes(forFileExtensions: Self.audioTypes)
         let path = RouterPath(APIRoute.Pattern.file.path)

@@ -43,7 +43,7 @@ extension ConnectionLimits {
 }
 
 /// The number of open connections, shared by every connection's ``ConnectionGuard``.
-final class ConnectionCount: Sendable {
+package final class ConnectionCount: Sendable {
     let limit: Int
     private let open = Atomic<Int>(0)
     /// Told of each connection opened or closed.
@@ -63,5 +63,5 @@ final class ConnectionCount: Sendable {
     }
 
     /// Connections open now.
-    var current: Int { open.load(ordering: .relaxed) }
+    package var current: Int { open.load(ordering: .relaxed) }
 }

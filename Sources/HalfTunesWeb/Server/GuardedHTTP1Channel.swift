@@ -6,13 +6,13 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 channel with a ``ConnectionGuard`` in front of it, its idle timeout and
 /// header limits set from ``ConnectionLimits``.
-struct GuardedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+package struct GuardedHTTP1Channel: ServerChildChannel {
+    package typealias Value = HTTP1Channel.Value
 
     let inner: HTTP1Channel
     let connections: ConnectionCount
 
-    init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, connections: ConnectionCount) {
+    package init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, connections: ConnectionCount) {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: limits.maximumHeaderBytes, maxHeaderListSize: limits.maximumHeaderBytes, maxHeaderFieldCount: 100)
         inner = HTTP1Channel(
@@ -21,7 +21,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         self.connections = connections
     }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { [connections] value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
@@ -30,7 +30,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         }
     }
 
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
     }
 }

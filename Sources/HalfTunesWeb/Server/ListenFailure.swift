@@ -4,10 +4,10 @@ import NIOCore
 
 /// Why the server could not listen, in words a person can act on: NIO's own error reads
 /// "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
-enum ListenFailure {
+package enum ListenFailure {
     /// The error to report for `error`, met while starting to listen on `host`:`port`; `nil` when
     /// it is not a failure to listen.
-    static func error(_ error: any Error, host: String, port: Int) -> DownloadError? {
+    package static func error(_ error: any Error, host: String, port: Int) -> DownloadError? {
         let place = "cannot listen on \(host):\(port)"
         if error is SocketAddressError.UnknownHost {
             return DownloadError(.badInput, "\(place): no address is known for the host \(host)")

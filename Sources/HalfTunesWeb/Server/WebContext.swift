@@ -3,12 +3,12 @@ import NIOCore
 
 /// The context of a request to the web app: Hummingbird's, and the connection it came on (an
 /// event stream closes it when the client stops reading).
-struct WebContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+package struct WebContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The request's connection.
-    let channel: any Channel
+    package let channel: any Channel
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

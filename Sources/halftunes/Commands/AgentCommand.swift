@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import HalfTunesAgent
 import HalfTunesClient
 import HalfTunesKit
-import HalfTunesWeb
 
 /// `halftunes agent`: the home's transfer agent. While it runs, every other command acts through
 /// it (on its Unix socket), so downloads go on when the command that started them ends.

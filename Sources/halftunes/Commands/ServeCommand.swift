@@ -1,6 +1,7 @@
 import ArgumentParser
 import DemoCatalog
 import Foundation
+import HalfTunesAgent
 import HalfTunesClient
 import HalfTunesKit
 import HalfTunesWeb
@@ -70,7 +71,7 @@ struct DemoCommand: AsyncParsableCommand {
                 _ = try? await running.value
             }
             do {
-                try await WebServer.host(
+                try await AgentServer.host(
                     home: homeOptions.resolved, page: PageRequest(host: "127.0.0.1", port: port), tagging: tagging.resolved,
                     bandwidthLimit: try rate.resolved(),
                     catalogConfiguration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), say: Terminal.say)

@@ -1,4 +1,5 @@
 import Foundation
+import HalfTunesAgent
 import HalfTunesClient
 import HalfTunesKit
 import HalfTunesWeb
@@ -6,7 +7,7 @@ import ITunesSearch
 import Logging
 
 /// `serve`'s work: the home's agent (started if none runs) serves the page while this process
-/// holds it open (``PageLink``); with no agent to be had, this process hosts it (``WebServer``).
+/// holds it open (``PageLink``); with no agent to be had, this process hosts it (`AgentServer.host`).
 enum ServeThroughAgent {
     /// Serves the page `page` describes over `home`'s downloads.
     ///
@@ -17,7 +18,7 @@ enum ServeThroughAgent {
     ///     what it trusts, through its proxies.
     ///   - agent: Given, the page is served by the home's agent (started if none runs), which
     ///     owns the downloads: they go on when `serve` stops. `nil`, or an agent that cannot
-    ///     start (said in one line), and this process hosts the agent (`WebServer.host`).
+    ///     start (said in one line), and this process hosts the agent (`AgentServer.host`).
     ///   - say: Where lines for the user go (the URL to open, warnings).
     static func run(
         home: HalfTunesHome, page: PageRequest, tagging: TaggingOptions = TaggingOptions(), bandwidthLimit: Int? = nil,
@@ -43,7 +44,7 @@ enum ServeThroughAgent {
                 return
             }
         }
-        try await WebServer.host(
+        try await AgentServer.host(
             home: home, page: page, tagging: tagging, bandwidthLimit: bandwidthLimit, catalogConfiguration: catalogConfiguration,
             say: say)
     }

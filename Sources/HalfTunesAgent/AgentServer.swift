@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesWeb
 import ITunesSearch
 import Logging
 import NetworkBasics
@@ -50,7 +51,7 @@ public enum AgentServer {
         defer { lock.release() }
         if inherited == nil { address.removeStaleSocket() }
         let logger = Logger(label: "halftunes.agent")
-        let service = try await WebServer.openDownloads(
+        let service = try await openDownloads(
             home: home, tagging: tagging, trustRoots: catalogConfiguration.trustRoots,
             proxies: catalogConfiguration.proxies, durability: durability,
             bandwidthLimit: bandwidthLimit)

@@ -1,3 +1,4 @@
+import HalfTunesWeb
 import Hummingbird
 import HummingbirdCore
 import Logging

@@ -1,4 +1,6 @@
 import Foundation
+import HalfTunesKit
+import HalfTunesWeb
 import Hummingbird
 import TransferEngine
 

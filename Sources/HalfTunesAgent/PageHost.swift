@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesWeb
 import Hummingbird
 import ITunesSearch
 import Logging

@@ -1,5 +1,6 @@
 import Foundation
 import HalfTunesKit
+import HalfTunesWeb
 import Hummingbird
 import ServiceLifecycle
 
@@ -18,7 +19,7 @@ extension WebApp {
             guard let port = query["port"].flatMap({ Int(String($0)) }), (0...65535).contains(port) else {
                 throw DownloadError(.badInput, "the page's port must be a number from 0 to 65535")
             }
-            guard let token = request.headers[RequestGuard<WebContext>.tokenHeader], token.utf8.count >= 32 else {
+            guard let token = request.headers[WebApp.tokenHeader], token.utf8.count >= 32 else {
                 throw DownloadError(.badInput, "the page needs a token of at least 32 characters (X-HalfTunes-Token)")
             }
             let page = try await pages.open(PageRequest(host: host, port: port, token: token))

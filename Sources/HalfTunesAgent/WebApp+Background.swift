@@ -1,6 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import HalfTunesKit
+import HalfTunesWeb
 import Hummingbird
 import TransferEngine
 
@@ -28,44 +28,6 @@ extension WebApp {
             else { throw DownloadError(.badInput, "directory and pid name the session released") }
             await keeper.release(directory: directory, pid: pid)
             return Response(status: .noContent)
-        }
-    }
-}
-
-/// A background session the agent watches (its process lives) or runs (its process ended).
-public struct BackgroundSessionSummary: Codable, Sendable, Hashable {
-    public var identifier: String
-    public var directory: String
-    /// The process that claimed it last.
-    public var pid: Int32
-    /// Whether the agent runs its transfers now.
-    public var running: Bool
-}
-
-/// What `GET /api/agent` says of the agent: its process, where it listens, whose downloads it
-/// owns and the background sessions it keeps.
-public struct AgentStatus: Codable, Sendable, Hashable {
-    public var v = 1
-    /// The agent's process.
-    public var pid: Int32
-    /// Its socket.
-    public var socket: String
-    /// The home whose downloads it owns.
-    public var home: String
-    /// Whether systemd bound its socket and started it on a connection (socket activation).
-    public var socketActivated: Bool
-    /// The background sessions it watches or runs.
-    public var backgroundSessions: [BackgroundSessionSummary]
-
-    /// The status of the agent at `address`.
-    public static func read(agent address: AgentAddress) async throws(DownloadError) -> AgentStatus {
-        let request = HTTPClientRequest(url: address.url.absoluteString + "/api/agent")
-        do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            let body = try await response.body.collect(upTo: 16 << 20)
-            return try JSONDecoder().decode(AgentStatus.self, from: Data(buffer: body))
-        } catch {
-            throw DownloadError(.upstreamFailure, "cannot read the agent's status on \(address.socket.path): \(error)")
         }
     }
 }

@@ -3,13 +3,13 @@ import ServiceLifecycle
 
 /// Keeps the download service for the server's life, and closes it cleanly on shutdown:
 /// running transfers stop where they are and resume at the next start.
-public struct DownloadsLifecycle: Service {
+struct DownloadsLifecycle: Service {
     let service: DownloadService
 
     /// Wraps a download service.
-    public init(_ service: DownloadService) { self.service = service }
+    init(_ service: DownloadService) { self.service = service }
 
-    public func run() async throws {
+    func run() async throws {
         try? await gracefulShutdown()
         await service.close()
     }
