@@ -43,6 +43,15 @@ struct AgentSetup {
         }
         return (agent, socket)
     }
+    /// `halftunes serve` on any free port with this environment (agent on); its page's URL.
+    func serve() async throws -> (ChildProcess, URL) {
+        let server = try ChildProcess(try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: environment)
+        let url = await server.waitForLine { line -> URL? in
+            line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression).flatMap { URL(string: String(line[$0])) }
+        }
+        return (server, try #require(url, "serve did not start: \(server.stderrSoFar)"))
+    }
+
     /// The running agent's process, as `agent --status` names it (`nil`: none runs).
     func agentPID(environment: [String: String]? = nil) async throws -> Int32? {
         let status = try await run(["agent", "--status"], environment: environment)

@@ -11,15 +11,6 @@ import Testing
 /// The page as users run it: `halftunes serve` with the agent on, the agent serving the page.
 @Suite("the page through serve and its agent", .timeLimit(.minutes(2)))
 struct PageThroughAgentTests {
-    /// `serve` on any free port with `setup`'s environment (agent on); its page's URL.
-    private func serve(_ setup: AgentSetup) async throws -> (ChildProcess, URL) {
-        let server = try ChildProcess(try BuiltProducts.halftunes, ["serve", "--port", "0"], environment: setup.environment)
-        let url = await server.waitForLine { line -> URL? in
-            line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression).flatMap { URL(string: String(line[$0])) }
-        }
-        return (server, try #require(url, "serve did not start: \(server.stderrSoFar)"))
-    }
-
     /// A GET's status and body, and how long it took.
     private func get(_ url: URL, _ path: String, headers: [(String, String)] = []) async throws -> (
         status: UInt, body: Data, took: Duration
@@ -38,7 +29,7 @@ struct PageThroughAgentTests {
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: catalogURL)
                 try await setup.stoppingAgent {
-                    let (server, url) = try await serve(setup)
+                    let (server, url) = try await setup.serve()
                     defer { server.signal(SIGTERM) }
                     let token = try await pageToken(at: url)
                     catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1001)
@@ -83,7 +74,7 @@ struct PageThroughAgentTests {
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: catalogURL)
                 try await setup.stoppingAgent {
-                    let (server, url) = try await serve(setup)
+                    let (server, url) = try await setup.serve()
                     defer { server.signal(SIGTERM) }
                     let preview = try #require(catalog.preview(for: 1002)).data
                     catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1002)
@@ -109,7 +100,7 @@ struct PageThroughAgentTests {
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: catalogURL)
                 try await setup.stoppingAgent {
-                    let (server, url) = try await serve(setup)
+                    let (server, url) = try await setup.serve()
                     defer { server.signal(SIGTERM) }
                     let token = try await pageToken(at: url)
                     let first = try #require(try await setup.agentPID())
