@@ -8,23 +8,30 @@ import Testing
 /// bytes it had when that server vouches for them.
 @Suite("Stale preview URLs", .timeLimit(.minutes(1)))
 struct StalePreviewTests {
-    /// Starts downloading `id` slowly, kills the command and its agent mid-way, and makes the URL
-    /// it journaled stale.
-    private func interruptedDownload(_ id: Int, catalog: DemoCatalog, home: URL, url: URL) async throws {
+    /// Starts downloading `id` slowly, pauses it mid-way and kills the command and its agent, and
+    /// makes the URL it journaled stale. Paused, the download waits for the next command (an agent
+    /// resumes unfinished downloads as it starts, which would race the command to the stale URL).
+    private func interruptedDownload(
+        _ id: Int, catalog: DemoCatalog, home: URL, url: URL, staleStatus: Int = 404
+    ) async throws {
         catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
         let first = try ChildProcess(
             try BuiltProducts.halftunes, ["download", "\(id)", "--json"],
             environment: halftunesEnvironment(home: home, catalog: url))
         #expect(await first.waitForLine { receivedBytes($0, atLeast: 200_000) } != nil)
+        let pause = try await runHalftunes(["pause", "\(id)"], home: home, catalog: url)
+        #expect(pause.status == 0, "\(pause.stderr)")
         _ = await crashOwners(first, home: home)
-        catalog.expirePreviewURL(of: id)
+        catalog.expirePreviewURL(of: id, answering: staleStatus)
     }
 
-    @Test("the next run meets a 404 for the journaled URL, looks the track up again and fetches only the rest from the new one")
-    func refreshed() async throws {
+    @Test(
+        "the next run meets a 404, 403 or 410 for the journaled URL, looks the track up again and fetches only the rest from the new one",
+        arguments: [404, 403, 410])
+    func refreshed(staleStatus: Int) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { home in
-                try await interruptedDownload(1003, catalog: catalog, home: home, url: url)
+                try await interruptedDownload(1003, catalog: catalog, home: home, url: url, staleStatus: staleStatus)
                 catalog.setFaults(PreviewFaults(), for: 1003)
                 let again = try await runHalftunes(["download", "1003", "--json"], home: home, catalog: url)
                 #expect(again.status == 0, "\(again.stderr)")
@@ -34,7 +41,7 @@ struct StalePreviewTests {
                 let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
                 #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
                 let requests = catalog.previewRequests.filter { $0.trackId == 1003 }
-                #expect(requests.map(\.status) == [200, 404, 206], "\(requests)")
+                #expect(requests.map(\.status) == [200, staleStatus, 206], "\(requests)")
                 #expect(requests.last?.ifRange == catalog.preview(for: 1003)?.etag, "\(requests)")
                 #expect(catalog.lookupRequests.suffix(1) == [[1003]], "looked up again by id")
                 let size = try #require(catalog.preview(for: 1003)).data.count

@@ -33,6 +33,7 @@ public final class DemoCatalog: Sendable {
         var bytesSent: [Int: Int] = [:]
         var artworkRequests = 0
         var previewGenerations: [Int: Int] = [:]
+        var staleStatuses: [Int: Int] = [:]
     }
 
     /// A synthesized preview and its validators.
@@ -125,10 +126,16 @@ public final class DemoCatalog: Sendable {
     func recordLookup(_ ids: [Int]) { state.withLock { $0.lookups.append(ids) } }
 
     /// Makes a track's preview URL stale, as a CDN's signed URLs expire: the catalog answers with a
-    /// new one (`?g=N`), and the old one is answered 404 from now on.
-    public func expirePreviewURL(of trackId: Int) {
-        state.withLock { $0.previewGenerations[trackId, default: 0] += 1 }
+    /// new one (`?g=N`), and the old one is answered `status` (404, or a CDN's 403 or 410) from now on.
+    public func expirePreviewURL(of trackId: Int, answering status: Int = 404) {
+        state.withLock {
+            $0.previewGenerations[trackId, default: 0] += 1
+            $0.staleStatuses[trackId] = status
+        }
     }
+
+    /// What a track's stale preview URLs are answered.
+    func staleStatus(of trackId: Int) -> Int { state.withLock { $0.staleStatuses[trackId] ?? 404 } }
 
     /// The generation of a track's current preview URL (0 at first).
     func previewGeneration(of trackId: Int) -> Int { state.withLock { $0.previewGenerations[trackId, default: 0] } }

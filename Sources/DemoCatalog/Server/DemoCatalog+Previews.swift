@@ -19,7 +19,9 @@ extension DemoCatalog {
 
         // A stale URL (an earlier generation's) is gone.
         let generation = FormQuery.parse(request.uri.query)["g"].flatMap(Int.init) ?? 0
-        if generation != previewGeneration(of: id) { return answer(.notFound, [.contentLength: "0"]) }
+        if generation != previewGeneration(of: id) {
+            return answer(HTTPResponse.Status(code: staleStatus(of: id)), [.contentLength: "0"])
+        }
         if let target = faults.redirectTo, let url = URL(string: target), let host = url.host,
             request.head.authority != "\(host):\(url.port ?? 80)"
         {
