@@ -154,6 +154,32 @@ struct SearchFilterCommandTests {
             }
         }
     }
+
+    @Test(
+        "the search the catalog receives: --lang, --in, --explicit, --offset and --limit as the iTunes API spells them"
+    )
+    func optionsAsReceived() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let arguments = [
+                    "search", "love", "--lang", "ja_jp", "--in", "song", "--explicit", "no", "--offset", "5", "--limit", "3",
+                ]
+                let result = try await runHalftunes(arguments, home: home, catalog: url)
+                #expect(result.status == 0, "\(result.stderr)")
+                let received = try #require(catalog.searchRequests.last)
+                #expect(received["term"] == "love")
+                #expect(received["lang"] == "ja_jp", "\(received)")
+                #expect(received["attribute"] == "songTerm", "\(received)")
+                #expect(received["explicit"] == "No", "\(received)")
+                #expect(received["offset"] == "5", "\(received)")
+                #expect(received["limit"] == "3", "\(received)")
+                let plain = try await runHalftunes(["search", "love"], home: home, catalog: url)
+                #expect(plain.status == 0, "\(plain.stderr)")
+                let defaults = try #require(catalog.searchRequests.last)
+                #expect(defaults["lang"] == nil && defaults["attribute"] == nil && defaults["offset"] == nil, "\(defaults)")
+            }
+        }
+    }
 }
 
 @Suite("halftunes usage errors", .timeLimit(.minutes(1)))
@@ -255,4 +281,5 @@ struct RateLimitedCommandTests {
             }
         }
     }
+
 }

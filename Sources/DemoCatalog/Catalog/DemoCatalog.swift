@@ -30,6 +30,7 @@ public final class DemoCatalog: Sendable {
         var defaultFaults = PreviewFaults()
         var requests: [PreviewRequest] = []
         var lookups: [[Int]] = []
+        var searches: [[String: String]] = []
         var bytesSent: [Int: Int] = [:]
         var artworkRequests = 0
         var previewGenerations: [Int: Int] = [:]
@@ -124,6 +125,11 @@ public final class DemoCatalog: Sendable {
     public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }
 
     func recordLookup(_ ids: [Int]) { state.withLock { $0.lookups.append(ids) } }
+
+    /// Every search received so far, oldest first: its query's parameters as they arrived.
+    public var searchRequests: [[String: String]] { state.withLock { $0.searches } }
+
+    func recordSearch(_ query: [String: String]) { state.withLock { $0.searches.append(query) } }
 
     /// Makes a track's preview URL stale, as a CDN's signed URLs expire: the catalog answers with a
     /// new one (`?g=N`), and the old one is answered `status` (404, or a CDN's 403 or 410) from now on.

@@ -82,6 +82,7 @@ extension DemoCatalog {
 
     func search(_ request: Request) -> Response {
         let query = FormQuery.parse(request.uri.query)
+        recordSearch(query)
         let country = query["country"] ?? "US"
         guard country.count == 2, country.allSatisfy(\.isLetter) else {
             return badRequest("Invalid value(s) for key(s): [country]")
