@@ -5,9 +5,10 @@ import Synchronization
     import Glibc
 #endif
 
-/// A TCP listener on 127.0.0.1 whose first connection is relayed to a server (byte for byte: a
-/// real TLS handshake with it), and whose later connections are accepted and then never answered,
-/// as a server that stalls a second handshake. Threads of its own; ``stop()`` closes everything.
+/// A TCP listener on 127.0.0.1 whose first connections (one, unless told more) are relayed to a
+/// server (byte for byte: a real TLS handshake with it), and whose later connections are accepted
+/// and then never answered, as a server that stalls a second handshake. It counts the connections
+/// it accepts: how many tries a client made. Threads of its own; ``stop()`` closes everything.
 public final class StallingRelay: Sendable {
     /// Its port.
     public let port: Int
@@ -15,12 +16,14 @@ public final class StallingRelay: Sendable {
     public var accepted: Int { count.withLock { $0 } }
     private let listener: Int32
     private let upstream: Int
+    private let relaying: Int
     private let count = Mutex(0)
     private let open = Mutex<[Int32]>([])
 
-    /// Listens on a free port, relaying the first connection to `127.0.0.1:upstream`.
-    public init(upstream: Int) throws {
+    /// Listens on a free port, relaying the first `relaying` connections to `127.0.0.1:upstream`.
+    public init(upstream: Int, relaying: Int = 1) throws {
         self.upstream = upstream
+        self.relaying = relaying
         (listener, port) = try LoopbackListener.open(backlog: 16)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
@@ -37,11 +40,11 @@ public final class StallingRelay: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             open.withLock { $0.append(client) }
-            let first = count.withLock { count in
+            let relayed = count.withLock { count in
                 count += 1
-                return count == 1
+                return count <= relaying
             }
-            guard first, let server = connectUpstream() else { continue }  // later ones: held, unanswered
+            guard relayed, let server = connectUpstream() else { continue }  // later ones: held, unanswered
             open.withLock { $0.append(server) }
             Thread.detachNewThread { Self.copy(from: client, to: server) }
             Thread.detachNewThread { Self.copy(from: server, to: client) }

@@ -139,6 +139,26 @@ struct HTTPSCommandTests {
         }
     }
 
+    @Test(
+        "a TLS failure is for good: search and download make one attempt and one look at the certificate, two connections, no retry",
+        arguments: [["search", "love"], ["download", "1001"]])
+    func oneAttempt(_ command: [String]) async throws {
+        let authority = try TestAuthority()
+        try await withHTTPSDemoCatalog(tls: try authority.serverTLS()) { _, url in
+            let relay = try StallingRelay(upstream: url.port!, relaying: .max)
+            defer { relay.stop() }
+            try await withTemporaryDirectory { home in
+                let catalog = try #require(URL(string: "https://localhost:\(relay.port)"))
+                let result = try await runHalftunes(command, home: home, catalog: catalog)
+                #expect(result.status == 5, "\(result.stderr)")
+                #expect(result.stderr.contains("is not trusted"), "\(result.stderr)")
+                // Retried, the failure would take a connection for each try (the default retries
+                // back off for some 15 s, inside this suite's limit).
+                #expect(relay.accepted == 2, "connections: \(relay.accepted)")
+            }
+        }
+    }
+
     @Test("through a proxy, an untrusted certificate is told without a second, direct connection to the server")
     func noDirectLookThroughProxy() async throws {
         let authority = try TestAuthority()
