@@ -78,6 +78,29 @@ struct SessionKindsTests {
         }
     }
 
+    @Test(".ephemeral writes nothing of its own: after a download, its state folder holds no file (no journal, lock or partial file)")
+    func ephemeralLeavesNothing() async throws {
+        try await withDemoCatalog { catalog, base in
+            try await withTemporaryDirectory { folder in
+                let configuration = ResumableURLSessionConfiguration.ephemeral
+                configuration.stateDirectory = folder
+                let recorder = DelegateRecorder()
+                let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
+                let task = session.downloadTask(with: previewURL(base, 1001))
+                task.resume()
+                #expect(await recorder.completion(of: task) == nil)
+                #expect(recorder.file(of: task) == catalog.preview(for: 1001)?.data)
+                session.finishTasksAndInvalidate()
+                let left = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter {
+                    var isFolder: ObjCBool = false
+                    return FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path, isDirectory: &isFolder)
+                        && !isFolder.boolValue
+                }
+                #expect(left == [], "left in the state folder: \(left ?? [])")
+            }
+        }
+    }
+
     /// A server: /gone is a 404 with a page; /busy is a 429 the first time, then the file.
     private func router() -> Router<BasicRequestContext> {
         let router = Router()
