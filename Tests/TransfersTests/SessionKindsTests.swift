@@ -78,25 +78,34 @@ struct SessionKindsTests {
         }
     }
 
-    @Test(".ephemeral writes nothing of its own: after a download, its state folder holds no file (no journal, lock or partial file)")
+    @Test(".ephemeral writes nothing of its own: while it downloads its state folder holds the partial file alone, after it nothing")
     func ephemeralLeavesNothing() async throws {
         try await withDemoCatalog { catalog, base in
+            catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1001)
             try await withTemporaryDirectory { folder in
+                func files() -> [String] {
+                    let all = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+                    return all.filter {
+                        var isFolder: ObjCBool = false
+                        let path = folder.appendingPathComponent($0).path
+                        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+                    }
+                }
                 let configuration = ResumableURLSessionConfiguration.ephemeral
                 configuration.stateDirectory = folder
                 let recorder = DelegateRecorder()
                 let session = ResumableURLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
+                defer { session.invalidateAndCancel() }
                 let task = session.downloadTask(with: previewURL(base, 1001))
                 task.resume()
+                await recorder.wrote(task, atLeast: 100_000)
+                // The partial file is the download itself (resume data points at it); nothing else.
+                let during = files()
+                #expect(during.count == 1 && during[0].hasSuffix(".part"), "in the state folder while downloading: \(during)")
+                catalog.setFaults(PreviewFaults(), for: 1001)
                 #expect(await recorder.completion(of: task) == nil)
                 #expect(recorder.file(of: task) == catalog.preview(for: 1001)?.data)
-                session.finishTasksAndInvalidate()
-                let left = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter {
-                    var isFolder: ObjCBool = false
-                    return FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path, isDirectory: &isFolder)
-                        && !isFolder.boolValue
-                }
-                #expect(left == [], "left in the state folder: \(left ?? [])")
+                #expect(files() == [], "in the state folder after: \(files())")
             }
         }
     }
