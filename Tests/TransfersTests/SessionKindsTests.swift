@@ -78,7 +78,9 @@ struct SessionKindsTests {
         }
     }
 
-    @Test(".ephemeral writes nothing of its own: while it downloads its state folder holds the partial file alone, after it nothing")
+    @Test(
+        ".ephemeral writes nothing of its own: while it downloads its state folder holds the partial file alone, after it nothing"
+    )
     func ephemeralLeavesNothing() async throws {
         try await withDemoCatalog { catalog, base in
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1001)
@@ -102,11 +104,31 @@ struct SessionKindsTests {
                 // The partial file is the download itself (resume data points at it); nothing else.
                 let during = files()
                 #expect(during.count == 1 && during[0].hasSuffix(".part"), "in the state folder while downloading: \(during)")
+                // Nor a journal where a default session keeps its own (the temporary folder).
+                let named = Self.filesNaming(previewURL(base, 1001).absoluteString)
+                #expect(named.isEmpty, "a journal on disk: \(named)")
                 catalog.setFaults(PreviewFaults(), for: 1001)
                 #expect(await recorder.completion(of: task) == nil)
                 #expect(recorder.file(of: task) == catalog.preview(for: 1001)?.data)
                 #expect(files() == [], "in the state folder after: \(files())")
             }
+        }
+    }
+
+    /// Files of default sessions' journals (`resumable-urlsession-*` in the temporary folder)
+    /// that hold `text`: a URL only one test downloads tells whose journal is on disk.
+    static func filesNaming(_ text: String) -> [String] {
+        let temporary = FileManager.default.temporaryDirectory
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        return folders.filter { $0.hasPrefix("resumable-urlsession-") }.flatMap { folder in
+            let files =
+                (try? FileManager.default.contentsOfDirectory(atPath: temporary.appendingPathComponent(folder).path)) ?? []
+            return files.map { "\(folder)/\($0)" }
+        }.filter { name in
+            guard let data = FileManager.default.contents(atPath: temporary.appendingPathComponent(name).path) else {
+                return false
+            }
+            return data.range(of: Data(text.utf8)) != nil
         }
     }
 
