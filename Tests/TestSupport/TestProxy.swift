@@ -5,10 +5,12 @@ import Synchronization
     import Glibc
 #endif
 
-/// A small HTTP proxy on 127.0.0.1 for tests: `CONNECT host:port` tunnels (how clients reach
+/// A small proxy on 127.0.0.1 for tests. HTTP: `CONNECT host:port` tunnels (how clients reach
 /// HTTPS, and AsyncHTTPClient any URL, through a proxy) and absolute-form requests
 /// (`GET http://host/path`), each noted in ``log`` as the request line's method and target.
-/// Blocking sockets on threads of its own; stops (and drops its tunnels) with ``stop()``.
+/// SOCKS5 on the same port (RFC 1928, no authentication, `CONNECT` to an IPv4 address, a name or
+/// an IPv6 address), noted as `SOCKS5 host:port`. Blocking sockets on threads of its own; stops
+/// (and drops its tunnels) with ``stop()``.
 public final class TestProxy: Sendable {
     /// `CONNECT localhost:4443`, `GET http://127.0.0.1:8081/search?term=x`, … in the order they came.
     public let log = RequestLog<String>()
@@ -28,6 +30,9 @@ public final class TestProxy: Sendable {
 
     /// The proxy's URL.
     public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The proxy's URL as a SOCKS5 proxy.
+    public var socksURL: String { "socks5://127.0.0.1:\(port)" }
 
     /// Stops listening and closes every connection.
     public func stop() {
@@ -55,6 +60,9 @@ public final class TestProxy: Sendable {
     }
 
     private func serve(_ client: Int32) {
+        var first: UInt8 = 0
+        guard recv(client, &first, 1, Int32(MSG_PEEK)) == 1 else { return finish(client) }
+        if first == 5 { return serveSOCKS5(client) }
         guard let (head, rest) = readHead(client), let line = head.split(separator: "\r\n").first else {
             return finish(client)
         }
@@ -86,6 +94,51 @@ public final class TestProxy: Sendable {
             send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
             finish(client)
         }
+    }
+
+    /// SOCKS5: the greeting (answered "no authentication"), one `CONNECT`, then a tunnel.
+    private func serveSOCKS5(_ client: Int32) {
+        guard let greeting = readExactly(client, 2), let methods = readExactly(client, Int(greeting[1])),
+            methods.contains(0)
+        else { return finish(client) }
+        sendBytes(client, [5, 0])
+        guard let request = readExactly(client, 4), request[0] == 5, request[1] == 1 else { return finish(client) }
+        let host: String
+        switch request[3] {
+        case 1: host = readExactly(client, 4).map { $0.map(String.init).joined(separator: ".") } ?? ""
+        case 3:
+            let length = readExactly(client, 1).map { Int($0[0]) } ?? 0
+            host = readExactly(client, length).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        case 4:
+            host =
+                readExactly(client, 16).map { bytes in
+                    stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                        .joined(separator: ":")
+                } ?? ""
+        default: return finish(client)
+        }
+        guard !host.isEmpty, let portBytes = readExactly(client, 2) else { return finish(client) }
+        let port = Int(portBytes[0]) << 8 | Int(portBytes[1])
+        log.append("SOCKS5 \(host):\(port)")
+        guard let server = connectTo(host, port) else {
+            sendBytes(client, [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])  // connection refused
+            return finish(client)
+        }
+        track(server)
+        sendBytes(client, [5, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+        pump(client, server)
+    }
+
+    /// `count` bytes, or `nil` when the peer closes first.
+    private func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes[done...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard got > 0 else { return nil }
+            done += got
+        }
+        return bytes
     }
 
     /// The request head (up to the blank line, without it) and the bytes read after it.

@@ -27,6 +27,28 @@ struct ProxyCommandTests {
         }
     }
 
+    @Test("--proxy socks5://: search and download (through the agent) cross a SOCKS5 proxy; the file is byte-exact")
+    func socks5() async throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { home in
+                let target = "SOCKS5 127.0.0.1:\(url.port!)"
+                let search = try await runHalftunes(["search", "love", "--proxy", proxy.socksURL], home: home, catalog: url)
+                #expect(search.status == 0, "\(search.stderr)")
+                #expect(proxy.log.all.contains(target), "\(proxy.log.all)")
+                let before = proxy.log.count
+                let download = try await runHalftunes(["download", "1002", "--proxy", proxy.socksURL], home: home, catalog: url)
+                #expect(download.status == 0, "\(download.stderr)")
+                #expect(proxy.log.all.dropFirst(before).contains(target), "the download's requests: \(proxy.log.all)")
+                #expect(proxy.log.all.allSatisfy { $0.hasPrefix("SOCKS5 ") }, "\(proxy.log.all)")
+                let file = try #require(filesIn(home.appendingPathComponent("library")).first)
+                let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1002)!.data))
+            }
+        }
+    }
+
     @Test("https_proxy from the environment tunnels HTTPS with CONNECT; no_proxy goes direct")
     func environmentProxy() async throws {
         let proxy = try TestProxy()
