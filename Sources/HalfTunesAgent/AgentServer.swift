@@ -47,6 +47,7 @@ public enum AgentServer {
         // One that answers already (or a socket systemd listens on for one, which the probe
         // starts): this one is not needed.
         if inherited == nil, case .running(let pid) = address.probe() { throw AgentLock.alreadyRunning(address, pid: pid) }
+        StartBarrier.waitIfAsked()
         let lock = try AgentLock(address)
         defer { lock.release() }
         if inherited == nil { address.removeStaleSocket() }

@@ -29,8 +29,7 @@ public enum TestAgents {
     /// SIGKILL after 30 s. Returns how many there were, and how many needed that SIGKILL.
     @discardableResult
     public static func stop(homesIn folder: URL, signal: Int32 = SIGTERM) -> (stopped: Int, killed: Int) {
-        let path = folder.standardizedFileURL.path
-        let agents = running().filter { $0.home == path || $0.home.hasPrefix(path + "/") }.map(\.pid)
+        let agents = running(homesIn: folder)
         guard !agents.isEmpty else { return (0, 0) }
         for pid in agents { kill(pid, signal) }
         let deadline = Date().addingTimeInterval(30)
@@ -38,6 +37,12 @@ public enum TestAgents {
         let stuck = agents.filter(isRunning)
         for pid in stuck { kill(pid, SIGKILL) }
         return (agents.count, signal == SIGKILL ? 0 : stuck.count)
+    }
+
+    /// The processes of this user's agents whose `--home` is `folder` or inside it.
+    public static func running(homesIn folder: URL) -> [pid_t] {
+        let path = folder.standardizedFileURL.path
+        return running().filter { $0.home == path || $0.home.hasPrefix(path + "/") }.map(\.pid)
     }
 
     /// Whether `pid` runs (a zombie whose parent has not reaped it yet has ended).

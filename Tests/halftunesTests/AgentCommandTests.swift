@@ -104,6 +104,29 @@ struct AgentCommandTests {
         }
     }
 
+    @Test("two downloads at once whose agents provably meet at the lock (a barrier before it): one agent left, both land")
+    func agentsRaceToTheLock() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                let barrier = folder.appendingPathComponent("barrier")
+                try FileManager.default.createDirectory(at: barrier, withIntermediateDirectories: true)
+                let environment = setup.environment.merging(["HALFTUNES_TEST_AGENT_BARRIER": barrier.path]) { $1 }
+                try await setup.stoppingAgent {
+                    async let first = setup.run(["download", "1001"], environment: environment)
+                    async let second = setup.run(["download", "1002"], environment: environment)
+                    let results = try await [first, second]
+                    for result in results { #expect(result.status == 0, "\(result.stderr)") }
+                    let met = try FileManager.default.contentsOfDirectory(atPath: barrier.path)
+                    #expect(met.count == 2, "agents at the barrier together: \(met)")
+                    let agents = TestAgents.running(homesIn: setup.home)
+                    #expect(agents.count == 1, "agents left: \(agents)")
+                    try setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
+                }
+            }
+        }
+    }
+
     @Test("a download's batch goes to the agent in one lookup; --status counts the library")
     func batchThroughTheAgent() async throws {
         try await withDemoCatalog { catalog, url in
