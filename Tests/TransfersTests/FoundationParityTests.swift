@@ -43,6 +43,31 @@ struct FoundationParityTests {
         }
     }
 
+    @Test("a request's own timeoutInterval holds: 1 s to a server that answers after 3 s fails with timedOut; unset, it waits")
+    func requestTimeout() async throws {
+        let router = Router()
+        router.get("/slow") { _, _ -> String in
+            try await Task.sleep(for: .seconds(3))
+            return "late"
+        }
+        try await withTestServer(router) { base in
+            try await withTemporaryDirectory { folder in
+                let session = session(folder)
+                defer { session.invalidateAndCancel() }
+                var request = URLRequest(url: base.appendingPathComponent("slow"))
+                request.timeoutInterval = 1
+                do {
+                    _ = try await session.data(for: request)
+                    Issue.record("the answer came after 3 s, past the request's 1 s")
+                } catch {
+                    #expect((error as? URLError)?.code == .timedOut, "\(error)")
+                }
+                let (data, _) = try await session.data(from: base.appendingPathComponent("slow"))
+                #expect(String(decoding: data, as: UTF8.self) == "late")
+            }
+        }
+    }
+
     @Test("a request without a URL fails with unsupportedURL, as Foundation's does")
     func noURL() async throws {
         try await withTemporaryDirectory { folder in

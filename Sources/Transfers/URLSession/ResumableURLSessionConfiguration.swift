@@ -88,7 +88,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
     }
 
     /// How long a download may wait for more data before the connection counts as lost and is
-    /// retried from the bytes on disk (default 60 s).
+    /// retried from the bytes on disk (default 60 s); for a data task, how long it waits for its
+    /// answer, unless its request set a `timeoutInterval` of its own.
     public var timeoutIntervalForRequest: TimeInterval {
         get { settings.withLock { $0.timeoutIntervalForRequest } }
         set { settings.withLock { $0.timeoutIntervalForRequest = newValue } }
@@ -254,5 +255,13 @@ extension ResumableURLSessionConfiguration {
         let own = request.allHTTPHeaderFields ?? [:]
         let named = Set(own.keys.map { $0.lowercased() })
         return (httpAdditionalHeaders ?? [:]).filter { !named.contains($0.key.lowercased()) }.merging(own) { $1 }
+    }
+}
+
+extension ResumableURLSessionConfiguration {
+    /// The idle time a request may wait for its answer: its own `timeoutInterval` when it was set
+    /// (anything but `URLRequest`'s default, 60 s), else ``timeoutIntervalForRequest``.
+    func timeout(for request: URLRequest) -> TimeInterval {
+        request.timeoutInterval != 60 && request.timeoutInterval > 0 ? request.timeoutInterval : timeoutIntervalForRequest
     }
 }

@@ -18,7 +18,7 @@ extension SessionCore {
             return endData(task, data: nil, error: URLError.make(.unsupportedURL, "the request has no URL", url: nil))
         }
         let headers = configuration.headers(for: request)
-        let timeout = Duration.milliseconds(Int64(max(0.001, min(configuration.timeoutIntervalForRequest, 1e9)) * 1000))
+        let timeout = Duration.milliseconds(Int64(max(0.001, min(configuration.timeout(for: request), 1e9)) * 1000))
         let reading = DataReading(task: task, session: session, line: line, box: delegateBox)
         dataRuns[number] = Task {
             let (data, error) = await reading.run(
