@@ -39,7 +39,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     let status: Mutex<Status>
     /// Set when a completion handler replaces the delegate's calls.
     let completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
-    private let taskDelegate: DelegateBox?
+    private let taskDelegate: DelegateBox
     private let send: @Sendable (SessionCommand) -> Void
 
     init(
@@ -50,7 +50,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
         originalRequest = request
         status = Mutex(Status())
         self.completion = completion
-        taskDelegate = delegate.map(DelegateBox.init)
+        taskDelegate = DelegateBox(delegate)
         self.send = send
         progress = Progress(totalUnitCount: -1)
     }
@@ -77,8 +77,14 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
         get { status.withLock { $0.taskDescription } }
         set { status.withLock { $0.taskDescription = newValue } }
     }
-    /// The task's own delegate (from ``ResumableURLSession/data(for:delegate:)``); `nil` for most tasks.
-    public var delegate: (any ResumableURLSessionDelegate)? { taskDelegate?.delegate }
+    /// The task's own delegate (from ``ResumableURLSession/data(for:delegate:)``, or set before
+    /// ``resume()``): told of the task's calls before the session's delegate, which gets those
+    /// of kinds this one is not (a task delegate that is no ``ResumableDataDelegate`` leaves
+    /// the data calls to the session's). `nil` for most tasks.
+    public var delegate: (any ResumableURLSessionDelegate)? {
+        get { taskDelegate.delegate }
+        set { taskDelegate.set(newValue) }
+    }
 
     /// Starts the task, or lets its body flow again after ``suspend()`` (suspensions nest, as
     /// corelibs counts them). Does nothing once it is cancelled or completed.
@@ -113,7 +119,7 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     /// Whom the task's data calls go to: its own delegate, else the session's, when it is a
     /// ``ResumableDataDelegate``.
     func dataDelegate(or sessionDelegate: (any ResumableURLSessionDelegate)?) -> (any ResumableDataDelegate)? {
-        (delegate ?? sessionDelegate) as? any ResumableDataDelegate
+        (delegate as? any ResumableDataDelegate) ?? (sessionDelegate as? any ResumableDataDelegate)
     }
 
     /// Waits while the task is suspended (the body's reader, between pieces).

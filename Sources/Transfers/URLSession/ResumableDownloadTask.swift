@@ -43,7 +43,7 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
     let status: Mutex<Status>
     /// Set when a completion handler replaces the delegate's finish and complete calls.
     let completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)?
-    private let taskDelegate: DelegateBox?
+    private let taskDelegate: DelegateBox
     private let send: @Sendable (SessionCommand) -> Void
 
     init(
@@ -51,7 +51,7 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
         completion: (@Sendable (URL?, URLResponse?, (any Error)?) -> Void)? = nil,
         delegate: (any ResumableURLSessionDelegate)? = nil, send: @escaping @Sendable (SessionCommand) -> Void
     ) {
-        self.taskDelegate = delegate.map(DelegateBox.init)
+        self.taskDelegate = DelegateBox(delegate)
         self.taskIdentifier = identifier
         self.origin = origin
         self.originalRequest = originalRequest
@@ -80,9 +80,13 @@ public final class ResumableDownloadTask: Sendable, CustomStringConvertible {
         get { status.withLock { $0.clientExpects } }
         set { status.withLock { $0.clientExpects = newValue } }
     }
-    /// The task's own delegate (from ``ResumableURLSession/download(from:delegate:)``), told of
-    /// this task's progress before the session's delegate would be; `nil` for most tasks.
-    public var delegate: (any ResumableURLSessionDelegate)? { taskDelegate?.delegate }
+    /// The task's own delegate (from ``ResumableURLSession/download(from:delegate:)``, or set
+    /// before ``resume()``), told of this task's progress before the session's delegate would
+    /// be; `nil` for most tasks.
+    public var delegate: (any ResumableURLSessionDelegate)? {
+        get { taskDelegate.delegate }
+        set { taskDelegate.set(newValue) }
+    }
 
     /// A label of the app's; kept with the transfer, so a relaunched background session gives it back.
     public var taskDescription: String? {

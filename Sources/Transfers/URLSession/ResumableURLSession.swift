@@ -266,5 +266,7 @@ final class DelegateBox: @unchecked Sendable {
 
     var delegate: (any ResumableURLSessionDelegate)? { lock.withLock { value } }
 
+    func set(_ delegate: (any ResumableURLSessionDelegate)?) { lock.withLock { value = delegate } }
+
     func release() { lock.withLock { value = nil } }
 }

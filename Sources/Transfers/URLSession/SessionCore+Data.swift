@@ -103,6 +103,12 @@ struct DataReading: Sendable {
                 task.progress.completedUnitCount = count
                 if task.completion != nil {
                     collected.append(piece)
+                    // A per-call delegate (data(for:delegate:)) is told of each piece too.
+                    if let session, task.delegate is any ResumableDataDelegate {
+                        line.add {
+                            (task.delegate as? any ResumableDataDelegate)?.urlSession(session, dataTask: task, didReceive: piece)
+                        }
+                    }
                 } else if let session {
                     let box = box
                     line.add {
