@@ -51,16 +51,22 @@ final class DataRecorder: ResumableDataDelegate, @unchecked Sendable {
         }
     }
 
-    /// Waits for the task's completion call and returns its error.
+    /// Waits for the task's completion call and returns its error; a `CancellationError` when
+    /// the waiting task is cancelled first (a test's time limit ends a wait that never would).
     func completion(of task: ResumableDataTask) async -> (any Error)? {
-        await withCheckedContinuation { continuation in
-            let id = task.taskIdentifier
-            let finished = state.withLock { state -> (any Error)?? in
-                for case .completed(id, let error) in state.calls { return .some(error) }
-                state.waiters[id] = continuation
-                return nil
+        let id = task.taskIdentifier
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let finished = state.withLock { state -> (any Error)?? in
+                    for case .completed(id, let error) in state.calls { return .some(error) }
+                    if Task.isCancelled { return .some(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let finished { continuation.resume(returning: finished) }
             }
-            if let finished { continuation.resume(returning: finished) }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: CancellationError())
         }
     }
 
