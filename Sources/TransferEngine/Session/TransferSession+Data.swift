@@ -17,7 +17,8 @@ package struct DataResponseHead: Sendable {
 package struct DataResponseBody: AsyncSequence, Sendable {
     package typealias Element = Data
     let body: HTTPClientResponse.Body
-    let url: URL
+    /// The URL that answered (the last hop's).
+    package let url: URL
     let stallTimeout: Duration
 
     package struct AsyncIterator: AsyncIteratorProtocol {
@@ -42,10 +43,13 @@ extension TransferSession {
     /// connections, proxies, trust roots and per-host limit), never journaled, never retried.
     /// The body is read as the caller iterates it (not reading holds the connection back).
     ///
+    /// - Parameter redirect: Asked before each redirect is followed, with the 3xx head, its URL
+    ///   and the next: `true` follows it, `false` answers the 3xx itself (its body as the body).
     /// - Throws: ``TransferError`` saying why the request got no response (the server is
     ///   unreachable, its certificate untrusted, no head within `timeout`…).
     package func dataRequest(
-        url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+        url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration,
+        redirect: (@Sendable (DataResponseHead, URL, URL) async -> Bool)? = nil
     ) async throws(TransferError) -> (head: DataResponseHead, body: DataResponseBody) {
         var current = url
         var method = method.uppercased()
@@ -62,19 +66,19 @@ extension TransferSession {
             }
             let response = try await send(current, method: method, headers: headers, body: body, timeout: timeout)
             let status = Int(response.status.code)
+            let head = DataResponseHead(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) })
+            let answer = (head, DataResponseBody(body: response.body, url: current, stallTimeout: configuration.stallTimeout))
             guard [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
                 !location.isEmpty
-            else {
-                let head = DataResponseHead(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) })
-                return (head, DataResponseBody(body: response.body, url: current, stallTimeout: configuration.stallTimeout))
-            }
-            // A redirect's own body is read and dropped (the connection is then free for the next hop).
-            _ = try? await response.body.collect(upTo: 1 << 20)
+            else { return answer }
             let next: URL
             switch trail.next(from: current.absoluteString, location: location) {
             case .success(let text): next = URL(string: text) ?? current
             case .failure(let error): throw error
             }
+            if let redirect, await !redirect(head, current, next) { return answer }
+            // A redirect's own body is read and dropped (the connection is then free for the next hop).
+            _ = try? await response.body.collect(upTo: 1 << 20)
             // 303, and 301 or 302 after a POST, become a GET without a body, as browsers and Foundation do.
             if (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST") {
                 method = "GET"

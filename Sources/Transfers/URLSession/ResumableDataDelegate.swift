@@ -23,6 +23,15 @@ public protocol ResumableDataDelegate: ResumableURLSessionDelegate {
     /// The task ended: `error` is `nil` when the whole body arrived (whatever the HTTP status: a
     /// 404's body is a body), else a `URLError`.
     func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?)
+
+    /// A redirect (`response`, a 3xx) is about to be followed to `request`'s URL. Call
+    /// `completionHandler` with `request` to follow it, or `nil` to end the task with the 3xx
+    /// itself as its response and body. A different request is followed as the server asked
+    /// (its changes are not applied). Asked of the task's delegate, else the session's, even
+    /// for a task with a completion handler. The default follows.
+    func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void)
 }
 
 extension ResumableDataDelegate {
@@ -34,4 +43,9 @@ extension ResumableDataDelegate {
     public func urlSession(_ session: ResumableURLSession, dataTask: ResumableDataTask, didReceive data: Data) {}
 
     public func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) { completionHandler(request) }
 }

@@ -79,11 +79,11 @@ struct DataReading: Sendable {
     ) async -> (Data?, URLError?) {
         do {
             let (head, stream) = try await engine.dataRequest(
-                url: url, method: method, headers: headers, body: body, timeout: timeout)
-            var fields: [String: String] = [:]
-            for (name, value) in head.headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
-            let response = HTTPURLResponse(url: url, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: fields)
-            let expected = fields.first { $0.key.lowercased() == "content-length" }.flatMap { Int64($0.value) } ?? -1
+                url: url, method: method, headers: headers, body: body, timeout: timeout,
+                redirect: { head, from, to in await redirect(head, from: from, to: to) })
+            let response = Self.response(head, url: stream.url)
+            let length = head.headers.first { $0.name.lowercased() == "content-length" }
+            let expected = length.flatMap { Int64($0.value) } ?? -1
             task.status.withLock { ($0.response, $0.expected) = (response, expected) }
             task.progress.totalUnitCount = expected
             if let response, let disposition = await disposition(for: response), disposition != .allow {
@@ -125,28 +125,59 @@ struct DataReading: Sendable {
         }
     }
 
+    /// An HTTP response of a head.
+    static func response(_ head: DataResponseHead, url: URL) -> HTTPURLResponse? {
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers { fields[name] = fields[name].map { "\($0), \(value)" } ?? value }
+        return HTTPURLResponse(url: url, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+
+    /// Whether to follow a redirect from `from` to `to`, as the task's data delegate says (no
+    /// delegate: yes).
+    private func redirect(_ head: DataResponseHead, from: URL, to: URL) async -> Bool {
+        guard let session, let response = Self.response(head, url: from), task.dataDelegate(or: box.delegate) != nil else {
+            return true
+        }
+        var next = task.originalRequest ?? URLRequest(url: to)
+        next.url = to
+        let request = next
+        let (box, task) = (box, task)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = AnswerOnce(continuation)
+            line.add {
+                guard let delegate = task.dataDelegate(or: box.delegate) else { return once.answer(true) }
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) {
+                    once.answer($0 != nil)
+                }
+            }
+        }
+    }
+
     /// What the delegate says of the response (`nil`: no delegate asked, the body is read).
     private func disposition(for response: URLResponse) async -> URLSession.ResponseDisposition? {
         guard delegate != nil, let session else { return nil }
         let box = box
         let task = task
         return await withCheckedContinuation { (continuation: CheckedContinuation<URLSession.ResponseDisposition, Never>) in
-            let answered = Mutex(false)
+            let once = AnswerOnce(continuation)
             line.add {
-                guard let delegate = task.dataDelegate(or: box.delegate) else {
-                    return continuation.resume(returning: .allow)
-                }
-                delegate.urlSession(session, dataTask: task, didReceive: response) { disposition in
-                    // Answered once; a second answer is ignored.
-                    guard
-                        answered.withLock({ answered in
-                            defer { answered = true }
-                            return !answered
-                        })
-                    else { return }
-                    continuation.resume(returning: disposition)
-                }
+                guard let delegate = task.dataDelegate(or: box.delegate) else { return once.answer(.allow) }
+                delegate.urlSession(session, dataTask: task, didReceive: response) { once.answer($0) }
             }
         }
+    }
+}
+
+/// A delegate's answer, taken once: a second call of its completion handler is ignored.
+final class AnswerOnce<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, Never>?>
+
+    init(_ continuation: CheckedContinuation<Value, Never>) { self.continuation = Mutex(continuation) }
+
+    func answer(_ value: Value) {
+        continuation.withLock { taken in
+            defer { taken = nil }
+            return taken
+        }?.resume(returning: value)
     }
 }
