@@ -135,34 +135,43 @@ struct DataReading: Sendable {
     /// Whether to follow a redirect from `from` to `to`, as the task's data delegate says (no
     /// delegate: yes).
     private func redirect(_ head: DataResponseHead, from: URL, to: URL) async -> Bool {
-        guard let session, let response = Self.response(head, url: from), task.dataDelegate(or: box.delegate) != nil else {
+        guard session != nil, let response = Self.response(head, url: from), task.dataDelegate(or: box.delegate) != nil else {
             return true
         }
         var next = task.originalRequest ?? URLRequest(url: to)
         next.url = to
         let request = next
-        let (box, task) = (box, task)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let once = AnswerOnce(continuation)
-            line.add {
-                guard let delegate = task.dataDelegate(or: box.delegate) else { return once.answer(true) }
-                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) {
-                    once.answer($0 != nil)
-                }
+        return await ask(otherwise: true) { delegate, session, task, answer in
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) {
+                answer($0 != nil)
             }
         }
     }
 
     /// What the delegate says of the response (`nil`: no delegate asked, the body is read).
     private func disposition(for response: URLResponse) async -> URLSession.ResponseDisposition? {
-        guard delegate != nil, let session else { return nil }
-        let box = box
-        let task = task
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URLSession.ResponseDisposition, Never>) in
+        guard delegate != nil, session != nil else { return nil }
+        return await ask(otherwise: .allow) { delegate, session, task, answer in
+            delegate.urlSession(session, dataTask: task, didReceive: response) { answer($0) }
+        }
+    }
+
+    /// Asks the task's data delegate, in the delivery line, for an answer it gives through a
+    /// completion handler (taken once); `fallback` when there is no delegate by then.
+    private func ask<Value: Sendable>(
+        otherwise fallback: Value,
+        _ call:
+            @escaping @Sendable (
+                any ResumableDataDelegate, ResumableURLSession, ResumableDataTask, @escaping @Sendable (Value) -> Void
+            ) -> Void
+    ) async -> Value {
+        guard let session else { return fallback }
+        let (box, task) = (box, task)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
             let once = AnswerOnce(continuation)
             line.add {
-                guard let delegate = task.dataDelegate(or: box.delegate) else { return once.answer(.allow) }
-                delegate.urlSession(session, dataTask: task, didReceive: response) { once.answer($0) }
+                guard let delegate = task.dataDelegate(or: box.delegate) else { return once.answer(fallback) }
+                call(delegate, session, task) { once.answer($0) }
             }
         }
     }
