@@ -95,8 +95,21 @@ struct ResumeDataInputTests {
             try FileManager.default.createDirectory(at: otherSession, withIntermediateDirectories: true)
             let journal = otherSession.appendingPathComponent("session.journal.sqlite")
             try Data("journal".utf8).write(to: journal)
+            // A partial file inside named as the outside destination's would be.
+            let besideVictimPart = inside.deletingLastPathComponent().appendingPathComponent("victim.download.part")
+            try Data("part".utf8).write(to: besideVictimPart)
+            // Another session's downloads folder that is a link to the outside one.
+            let linkedDownloads = state.appendingPathComponent("sessions/linked/downloads")
+            try FileManager.default.createDirectory(
+                at: linkedDownloads.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: linkedDownloads, withDestinationURL: outside)
             let cases: [(String, URL, URL)] = [
                 ("a destination outside, its partial file inside", victim, insidePart),
+                ("a destination outside, its partial file inside and named after it", victim, besideVictimPart),
+                (
+                    "both in a downloads folder that is a link", linkedDownloads.appendingPathComponent("victim.download"),
+                    linkedDownloads.appendingPathComponent("victim.download.part")
+                ),
                 ("a destination inside, its partial file outside", inside, URL(fileURLWithPath: victim.path + ".part")),
                 ("both outside, named alike", victim, URL(fileURLWithPath: victim.path + ".part")),
                 ("both through '..' to the outside", traversal, URL(fileURLWithPath: traversal.path + ".part")),
