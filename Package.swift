@@ -227,6 +227,7 @@ let package = Package(
             dependencies: [
                 "Transfers", "TransferEngine", "TestSupport", "DemoCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -9,7 +9,12 @@ public final class HTTPClientSet: Sendable {
     private let configuration: HTTPClient.Configuration
     /// The proxies requests go through.
     public let proxies: ProxySettings
-    private let clients = Mutex<[ProxySettings.Server?: HTTPClient]>([:])
+    private let clients = Mutex<[Key: HTTPClient]>([:])
+
+    private struct Key: Hashable {
+        let server: ProxySettings.Server?
+        let decompressing: Bool
+    }
 
     /// Clients made from `configuration` (its own proxy setting replaced), on NIO's shared loops.
     public init(configuration: HTTPClient.Configuration, proxies: ProxySettings) {
@@ -17,8 +22,11 @@ public final class HTTPClientSet: Sendable {
         self.proxies = proxies
     }
 
-    /// The client for a request to `url`.
-    public func client(for url: URL) -> HTTPClient { client(through: proxies.server(for: url)) }
+    /// The client for a request to `url`; `decompressing`, one that asks for gzip and deflate
+    /// and decodes them (its own connections: downloads keep the bytes as served, for ranges).
+    public func client(for url: URL, decompressing: Bool = false) -> HTTPClient {
+        client(through: proxies.server(for: url), decompressing: decompressing)
+    }
 
     /// The client for a request to `url` (text), parsed only when there are proxies to choose from.
     public func client(for url: String) -> HTTPClient {
@@ -26,13 +34,15 @@ public final class HTTPClientSet: Sendable {
         return client(for: parsed)
     }
 
-    private func client(through server: ProxySettings.Server?) -> HTTPClient {
+    private func client(through server: ProxySettings.Server?, decompressing: Bool = false) -> HTTPClient {
         clients.withLock { clients in
-            if let client = clients[server] { return client }
+            let key = Key(server: server, decompressing: decompressing)
+            if let client = clients[key] { return client }
             var configuration = configuration
             configuration.proxy = server.map(Self.proxy)
+            if decompressing { configuration.decompression = .enabled(limit: .none) }
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            clients[server] = client
+            clients[key] = client
             return client
         }
     }

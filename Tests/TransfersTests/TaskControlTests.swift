@@ -39,28 +39,34 @@ struct TaskControlTests {
         }
     }
 
-    @Test("tasks and getTasksWithCompletionHandler list data and download tasks until they complete; the expected size is kept")
+    @Test(
+        "tasks and getTasksWithCompletionHandler list data, upload and download tasks until they complete; the expected size is kept"
+    )
     func taskLists() async throws {
         try await withDemoCatalog { _, base in
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
                     let data = session.dataTask(with: URL(string: "\(base)/lookup?id=1001")!)
+                    let upload = session.uploadTask(
+                        with: URLRequest(url: URL(string: "\(base)/lookup?id=1002")!), from: Data("x".utf8))
                     let downloads = [1001, 1002].map { session.downloadTask(with: previewURL(base, $0)) }
                     downloads[0].countOfBytesClientExpectsToReceive = 1_000_000
                     #expect(downloads[0].countOfBytesClientExpectsToReceive == 1_000_000)
                     #expect(downloads[1].countOfBytesClientExpectsToReceive == -1)
                     let listed = await session.tasks
                     #expect(listed.dataTasks.map(\.taskIdentifier) == [data.taskIdentifier])
+                    #expect(listed.uploadTasks.map(\.taskIdentifier) == [upload.taskIdentifier])
                     #expect(listed.downloadTasks.map(\.taskIdentifier) == downloads.map(\.taskIdentifier))
                     let viaHandler = await withCheckedContinuation { continuation in
-                        session.getTasksWithCompletionHandler { continuation.resume(returning: ($0.count, $1.count)) }
+                        session.getTasksWithCompletionHandler { continuation.resume(returning: ($0.count, $1.count, $2.count)) }
                     }
-                    #expect(viaHandler == (1, 2))
+                    #expect(viaHandler == (1, 1, 2))
                     downloads.forEach { $0.resume() }
                     for task in downloads { #expect(await recorder.completion(of: task) == nil) }
                     data.cancel()
+                    upload.cancel()
                     let after = await session.tasks
-                    #expect(after.dataTasks.isEmpty && after.downloadTasks.isEmpty)
+                    #expect(after.dataTasks.isEmpty && after.uploadTasks.isEmpty && after.downloadTasks.isEmpty)
                 }
             }
         }

@@ -5,7 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import NetworkBasics
 
-/// The head of a response to a ``TransferSession/dataRequest(url:method:headers:body:timeout:)``.
+/// The head of a response to a ``TransferSession/dataRequest(url:method:headers:body:timeout:decompressing:hops:)``.
 package struct DataResponseHead: Sendable {
     /// The HTTP status.
     package var status: Int
@@ -38,18 +38,43 @@ package struct DataResponseBody: AsyncSequence, Sendable {
     }
 }
 
+/// What a data request sends: bytes, or a file's read afresh for each hop that sends a body
+/// (a 307 or 308 sends it again).
+package enum DataRequestBody: Sendable {
+    case bytes(Data)
+    case file(URL)
+}
+
+/// What a data request's caller says and hears at each hop of a redirect chain.
+package struct DataHops: Sendable {
+    /// Header fields for the request to a URL (cookies), asked before each hop.
+    package var fields: @Sendable (URL) async -> [(name: String, value: String)] = { _ in [] }
+    /// Told of each response head, the redirects' included, with the URL that answered.
+    package var received: @Sendable (DataResponseHead, URL) async -> Void = { _, _ in }
+    /// Asked before each redirect is followed, with the 3xx head, its URL and the next: `true`
+    /// follows it, `false` answers the 3xx itself (its body as the body). `nil`: always follow.
+    package var redirect: (@Sendable (DataResponseHead, URL, URL) async -> Bool)?
+    /// Told as the body goes out: the bytes of this piece, all sent so far in this hop, and the
+    /// body's size.
+    package var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+
+    package init() {}
+}
+
 extension TransferSession {
     /// One request answered in memory, not a transfer: over the session's HTTP clients (its
     /// connections, proxies, trust roots and per-host limit), never journaled, never retried.
     /// The body is read as the caller iterates it (not reading holds the connection back).
     ///
-    /// - Parameter redirect: Asked before each redirect is followed, with the 3xx head, its URL
-    ///   and the next: `true` follows it, `false` answers the 3xx itself (its body as the body).
+    /// - Parameters:
+    ///   - decompressing: Ask for gzip and deflate (unless `headers` name an `Accept-Encoding`)
+    ///     and decode the body; the head keeps the server's `Content-Encoding` and length.
+    ///   - hops: What the caller adds to each hop and hears of it (cookies, redirects, progress).
     /// - Throws: ``TransferError`` saying why the request got no response (the server is
     ///   unreachable, its certificate untrusted, no head within `timeout`…).
     package func dataRequest(
-        url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration,
-        redirect: (@Sendable (DataResponseHead, URL, URL) async -> Bool)? = nil
+        url: URL, method: String, headers: [String: String], body: DataRequestBody?, timeout: Duration,
+        decompressing: Bool = false, hops: DataHops = DataHops()
     ) async throws(TransferError) -> (head: DataResponseHead, body: DataResponseBody) {
         var current = url
         var method = method.uppercased()
@@ -64,9 +89,15 @@ extension TransferSession {
             {
                 throw TransferError(.invalidURL, refusal, permanent: true)
             }
-            let response = try await send(current, method: method, headers: headers, body: body, timeout: timeout)
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.method = HTTPMethod(rawValue: method)
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            for (name, value) in await hops.fields(current) { request.headers.add(name: name, value: value) }
+            if let body { request.body = try Self.requestBody(body, sent: hops.sent) }
+            let response = try await send(request, to: current, timeout: timeout, decompressing: decompressing)
             let status = Int(response.status.code)
             let head = DataResponseHead(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) })
+            await hops.received(head, current)
             let answer = (head, DataResponseBody(body: response.body, url: current, stallTimeout: configuration.stallTimeout))
             guard [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
                 !location.isEmpty
@@ -76,7 +107,7 @@ extension TransferSession {
             case .success(let text): next = URL(string: text) ?? current
             case .failure(let error): throw error
             }
-            if let redirect, await !redirect(head, current, next) { return answer }
+            if let redirect = hops.redirect, await !redirect(head, current, next) { return answer }
             // A redirect's own body is read and dropped (the connection is then free for the next hop).
             _ = try? await response.body.collect(upTo: 1 << 20)
             // 303, and 301 or 302 after a POST, become a GET without a body, as browsers and Foundation do.
@@ -93,21 +124,34 @@ extension TransferSession {
         }
     }
 
-    /// One request of ``dataRequest(url:method:headers:body:timeout:)``: one hop.
+    /// One request of ``dataRequest(url:method:headers:body:timeout:decompressing:hops:)``: one hop.
     private func send(
-        _ url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+        _ request: HTTPClientRequest, to url: URL, timeout: Duration, decompressing: Bool
     ) async throws(TransferError) -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
             let (seconds, attoseconds) = timeout.components
             let wait = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            return try await clients.client(for: url).execute(request, timeout: wait)
+            return try await clients.client(for: url, decompressing: decompressing).execute(request, timeout: wait)
         } catch {
             throw await Self.dataError(error, url: url, stallTimeout: configuration.stallTimeout, proxies: clients.proxies)
         }
+    }
+
+    /// A request body that tells `sent` of each piece as the client takes it; a file is read in
+    /// pieces, from the start, each time the body is sent.
+    private static func requestBody(
+        _ body: DataRequestBody, sent: @escaping @Sendable (Int64, Int64, Int64) -> Void
+    ) throws(TransferError) -> HTTPClientRequest.Body {
+        let total: Int64
+        switch body {
+        case .bytes(let data): total = Int64(data.count)
+        case .file(let file):
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int64,
+                FileManager.default.isReadableFile(atPath: file.path)
+            else { throw TransferError(.fileSystem, "cannot read the file to upload, \(file.path)", permanent: true) }
+            total = size
+        }
+        return .stream(BodyPieces(source: body, total: total, sent: sent), length: .known(total))
     }
 
     /// What a failed data request's error means, in a ``TransferError`` (`.cancelled` when the

@@ -20,6 +20,13 @@ public protocol ResumableDataDelegate: ResumableURLSessionDelegate {
     /// A piece of the body, in order (the pieces together are the body).
     func urlSession(_ session: ResumableURLSession, dataTask: ResumableDataTask, didReceive data: Data)
 
+    /// A piece of the request's body went out (an upload's, or a data task's `httpBody`):
+    /// `bytesSent` now, `totalBytesSent` so far in this hop (a 307 or 308 sends the body again,
+    /// from 0), of `totalBytesExpectedToSend`.
+    func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64)
+
     /// The task ended: `error` is `nil` when the whole body arrived (whatever the HTTP status: a
     /// 404's body is a body), else a `URLError`.
     func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?)
@@ -41,6 +48,11 @@ extension ResumableDataDelegate {
     ) { completionHandler(.allow) }
 
     public func urlSession(_ session: ResumableURLSession, dataTask: ResumableDataTask, didReceive data: Data) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {}
 
     public func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?) {}
 

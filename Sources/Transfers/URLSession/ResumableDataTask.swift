@@ -11,7 +11,9 @@ import Synchronization
 /// A task starts suspended; ``resume()`` starts it. Its properties can be read from any thread.
 /// A background session refuses data tasks, as Apple's does: such a task is completed from the
 /// start, with `URLError.unsupportedURL` saying why.
-public final class ResumableDataTask: Sendable, CustomStringConvertible {
+// Unchecked only because the class is not final (``ResumableUploadTask`` is one): its state is
+// constants and a `Mutex`.
+public class ResumableDataTask: @unchecked Sendable, CustomStringConvertible {
     /// Foundation's task states: `.running`, `.suspended`, `.canceling`, `.completed`.
     public typealias State = URLSessionTask.State
 
@@ -21,6 +23,8 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
         var error: (any Error)?
         var received: Int64 = 0
         var expected: Int64 = -1
+        var sent: Int64 = 0
+        var expectedToSend: Int64 = 0
         var clientExpects: Int64 = -1
         var taskDescription: String?
         var suspendCount = 1
@@ -39,17 +43,21 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     let status: Mutex<Status>
     /// Set when a completion handler replaces the delegate's calls.
     let completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
+    /// An upload task's body (a data task sends its request's `httpBody`).
+    let upload: DataRequestBody?
     private let taskDelegate: DelegateBox
     private let send: @Sendable (SessionCommand) -> Void
 
     init(
         identifier: Int, request: URLRequest, completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?,
-        delegate: (any ResumableURLSessionDelegate)? = nil, send: @escaping @Sendable (SessionCommand) -> Void
+        delegate: (any ResumableURLSessionDelegate)? = nil, upload: DataRequestBody? = nil,
+        send: @escaping @Sendable (SessionCommand) -> Void
     ) {
         taskIdentifier = identifier
         originalRequest = request
         status = Mutex(Status())
         self.completion = completion
+        self.upload = upload
         taskDelegate = DelegateBox(delegate)
         self.send = send
         progress = Progress(totalUnitCount: -1)
@@ -67,6 +75,10 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     public var countOfBytesReceived: Int64 { status.withLock { $0.received } }
     /// The body's announced size (`Content-Length`), or -1.
     public var countOfBytesExpectedToReceive: Int64 { status.withLock { $0.expected } }
+    /// Body bytes sent so far (an upload's, or the request's `httpBody`), in the current hop.
+    public var countOfBytesSent: Int64 { status.withLock { $0.sent } }
+    /// The size of the body to send (0 when there is none).
+    public var countOfBytesExpectedToSend: Int64 { status.withLock { $0.expectedToSend } }
     /// The size the app expects (-1 by default): kept for the app to read back.
     public var countOfBytesClientExpectsToReceive: Int64 {
         get { status.withLock { $0.clientExpects } }
@@ -135,6 +147,13 @@ public final class ResumableDataTask: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "ResumableDataTask \(taskIdentifier) (\(originalRequest?.url?.absoluteString ?? "no URL"), \(state))"
+        "\(type(of: self)) \(taskIdentifier) (\(originalRequest?.url?.absoluteString ?? "no URL"), \(state))"
     }
 }
+
+/// A data task that sends a body given apart from its request, from memory or from a file (read
+/// as it is sent, and again for a 307 or 308): Foundation's `URLSessionUploadTask`. The session's
+/// ``ResumableDataDelegate`` hears of it as of a data task, and of the body going out through
+/// ``ResumableDataDelegate/urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)``.
+/// Uploads do not resume: a failed one is made again.
+public final class ResumableUploadTask: ResumableDataTask, @unchecked Sendable {}

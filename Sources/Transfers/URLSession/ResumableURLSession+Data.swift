@@ -51,20 +51,27 @@ extension ResumableURLSession {
     public func data(for request: URLRequest, delegate: (any ResumableURLSessionDelegate)? = nil) async throws -> (
         Data, URLResponse
     ) {
+        try await answer(to: request) { makeDataTask(request, completion: $0, delegate: delegate) }
+    }
+
+    /// Runs the task `make` makes with the completion handler it is given, to its answer; the
+    /// calling Swift task's cancellation cancels it.
+    func answer(
+        to request: URLRequest,
+        _ make: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> ResumableDataTask
+    ) async throws -> (Data, URLResponse) {
         let started = Mutex<ResumableDataTask?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                let task = makeDataTask(
-                    request,
-                    completion: { data, response, error in
-                        if let error { return continuation.resume(throwing: error) }
-                        guard let response else {
-                            return continuation.resume(
-                                throwing: URLError.make(
-                                    .badServerResponse, "the request ended without a response", url: request.url))
-                        }
-                        continuation.resume(returning: (data ?? Data(), response))
-                    }, delegate: delegate)
+                let task = make { data, response, error in
+                    if let error { return continuation.resume(throwing: error) }
+                    guard let response else {
+                        return continuation.resume(
+                            throwing: URLError.make(
+                                .badServerResponse, "the request ended without a response", url: request.url))
+                    }
+                    continuation.resume(returning: (data ?? Data(), response))
+                }
                 started.withLock { $0 = task }
                 task.resume()
                 if Task.isCancelled { task.cancel() }

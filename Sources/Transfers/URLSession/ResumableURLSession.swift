@@ -132,19 +132,24 @@ public final class ResumableURLSession: Sendable {
         get async { await withCheckedContinuation { continuation in getAllTasks { continuation.resume(returning: $0) } } }
     }
 
-    /// Hands `completionHandler` the data tasks and the download tasks that have not completed
-    /// (on the delegate queue). Foundation's hands upload tasks too, between them: there are none here.
+    /// Hands `completionHandler` the data tasks, the upload tasks and the download tasks that have
+    /// not completed (on the delegate queue), as Foundation's does.
     public func getTasksWithCompletionHandler(
-        _ completionHandler: @escaping @Sendable ([ResumableDataTask], [ResumableDownloadTask]) -> Void
+        _ completionHandler: @escaping @Sendable ([ResumableDataTask], [ResumableUploadTask], [ResumableDownloadTask]) -> Void
     ) {
-        commands.yield(.allTasks(completionHandler))
+        commands.yield(
+            .allTasks { data, downloads in
+                let uploads = data.compactMap { $0 as? ResumableUploadTask }
+                completionHandler(data.filter { !($0 is ResumableUploadTask) }, uploads, downloads)
+            })
     }
 
-    /// The data tasks and the download tasks that have not completed.
-    public var tasks: (dataTasks: [ResumableDataTask], downloadTasks: [ResumableDownloadTask]) {
+    /// The data tasks, the upload tasks and the download tasks that have not completed.
+    public var tasks: (dataTasks: [ResumableDataTask], uploadTasks: [ResumableUploadTask], downloadTasks: [ResumableDownloadTask])
+    {
         get async {
             await withCheckedContinuation { continuation in
-                getTasksWithCompletionHandler { continuation.resume(returning: ($0, $1)) }
+                getTasksWithCompletionHandler { continuation.resume(returning: ($0, $1, $2)) }
             }
         }
     }
@@ -191,16 +196,34 @@ public final class ResumableURLSession: Sendable {
         delegate: (any ResumableURLSessionDelegate)? = nil
     ) -> ResumableDataTask {
         let commands = commands
-        let task = ResumableDataTask(
-            identifier: takeIdentifier(), request: request, completion: completion, delegate: delegate,
-            send: { commands.yield($0) })
+        return register(
+            ResumableDataTask(
+                identifier: takeIdentifier(), request: request, completion: completion, delegate: delegate,
+                send: { commands.yield($0) }))
+    }
+
+    func makeUploadTask(
+        _ request: URLRequest, body: DataRequestBody, completion: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?,
+        delegate: (any ResumableURLSessionDelegate)? = nil
+    ) -> ResumableUploadTask {
+        let commands = commands
+        return register(
+            ResumableUploadTask(
+                identifier: takeIdentifier(), request: request, completion: completion, delegate: delegate, upload: body,
+                send: { commands.yield($0) }))
+    }
+
+    /// Hands a new data or upload task to the core, or completes it at once when this session
+    /// makes none (a background one, or one invalidated).
+    private func register<Task: ResumableDataTask>(_ task: Task) -> Task {
+        let (url, completion) = (task.originalRequest?.url, task.completion)
         let refusal: URLError? =
             if settings.identifier != nil {
                 URLError.make(
-                    .unsupportedURL, "a background session makes no data tasks (as Apple's), only download tasks",
-                    url: request.url)
+                    .unsupportedURL, "a background session makes no data or upload tasks, only download tasks",
+                    url: url)
             } else if invalidated.withLock({ $0 }) {
-                URLError.make(.cancelled, "the session was invalidated", url: request.url)
+                URLError.make(.cancelled, "the session was invalidated", url: url)
             } else {
                 nil
             }

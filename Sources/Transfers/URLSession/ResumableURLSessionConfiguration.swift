@@ -35,6 +35,9 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var resumeDataLifetime: TimeInterval = 7 * 24 * 3600
         var logger = Logger(label: "ResumableURLSession", factory: { _ in SwiftLogNoOpLogHandler() })
         var deliversHTTPErrorBodies = false
+        var httpCookieStorage: HTTPCookieStorage? = .shared
+        var httpShouldSetCookies = true
+        var httpCookieAcceptPolicy = HTTPCookie.AcceptPolicy.onlyFromMainDocumentDomain
         var isEphemeral = false
         var usesTransferAgent = true
         var agentExecutable = TransferAgentLink.defaultExecutable()
@@ -60,6 +63,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public static var ephemeral: ResumableURLSessionConfiguration {
         var settings = Settings()
         settings.isEphemeral = true
+        // A cookie jar of its own, in memory (Foundation's ephemeral one).
+        settings.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
         return ResumableURLSessionConfiguration(identifier: nil, settings)
     }
 
@@ -175,6 +180,29 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public var deliversHTTPErrorBodies: Bool {
         get { settings.withLock { $0.deliversHTTPErrorBodies } }
         set { settings.withLock { $0.deliversHTTPErrorBodies = newValue } }
+    }
+
+    /// Where data and upload tasks keep cookies: Foundation's `HTTPCookieStorage.shared` by
+    /// default, a jar of its own in memory for ``ephemeral``; `nil` for none. Cookies are stored
+    /// from every response of a redirect chain and sent with later requests. Download tasks
+    /// neither send nor store them.
+    public var httpCookieStorage: HTTPCookieStorage? {
+        get { settings.withLock { $0.httpCookieStorage } }
+        set { settings.withLock { $0.httpCookieStorage = newValue } }
+    }
+
+    /// Whether requests carry the cookies stored for their URL (default `true`); a request's
+    /// own `Cookie` field, or its `httpShouldHandleCookies` set to `false`, wins.
+    public var httpShouldSetCookies: Bool {
+        get { settings.withLock { $0.httpShouldSetCookies } }
+        set { settings.withLock { $0.httpShouldSetCookies = newValue } }
+    }
+
+    /// Which cookies responses may store (default `.onlyFromMainDocumentDomain`, as Foundation's:
+    /// a request without a `mainDocumentURL` stores its own).
+    public var httpCookieAcceptPolicy: HTTPCookie.AcceptPolicy {
+        get { settings.withLock { $0.httpCookieAcceptPolicy } }
+        set { settings.withLock { $0.httpCookieAcceptPolicy = newValue } }
     }
 
     /// Whether a background session hands its tasks to the per-user transfer agent, so that

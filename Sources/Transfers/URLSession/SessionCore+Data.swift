@@ -20,10 +20,18 @@ extension SessionCore {
         let headers = configuration.headers(for: request)
         let timeout = Duration.milliseconds(Int64(max(0.001, min(configuration.timeout(for: request), 1e9)) * 1000))
         let reading = DataReading(task: task, session: session, line: line, box: delegateBox)
+        let body = task.upload ?? request.httpBody.map { DataRequestBody.bytes($0) }
+        if case .file(let file) = body, !FileManager.default.isReadableFile(atPath: file.path) {
+            let missing = !FileManager.default.fileExists(atPath: file.path)
+            let reason = "cannot read the file to upload, \(file.path): " + (missing ? "there is none" : "permission denied")
+            return endData(
+                task, data: nil, error: URLError.make(missing ? .fileDoesNotExist : .noPermissionsToReadFile, reason, url: url))
+        }
+        let cookies = RequestCookies(configuration: configuration, request: request)
         dataRuns[number] = Task {
             let (data, error) = await reading.run(
-                engine: engine, url: url, method: request.httpMethod ?? "GET", headers: headers, body: request.httpBody,
-                timeout: timeout)
+                engine: engine, url: url, method: request.httpMethod ?? "GET", headers: headers, body: body,
+                timeout: timeout, cookies: cookies)
             self.endData(task, data: data, error: error)
         }
     }
@@ -75,12 +83,17 @@ struct DataReading: Sendable {
     /// The body (collected when a completion handler wants it) and the error the task ends with.
     @concurrent
     func run(
-        engine: TransferSession, url: URL, method: String, headers: [String: String], body: Data?, timeout: Duration
+        engine: TransferSession, url: URL, method: String, headers: [String: String], body: DataRequestBody?,
+        timeout: Duration, cookies: RequestCookies
     ) async -> (Data?, URLError?) {
         do {
+            var hops = DataHops()
+            hops.fields = { cookies.fields(for: $0) }
+            hops.received = { cookies.store($0, from: $1) }
+            hops.redirect = { head, from, to in await redirect(head, from: from, to: to) }
+            hops.sent = { piece, sent, total in self.sent(piece, sent, total) }
             let (head, stream) = try await engine.dataRequest(
-                url: url, method: method, headers: headers, body: body, timeout: timeout,
-                redirect: { head, from, to in await redirect(head, from: from, to: to) })
+                url: url, method: method, headers: headers, body: body, timeout: timeout, decompressing: true, hops: hops)
             let response = Self.response(head, url: stream.url)
             let length = head.headers.first { $0.name.lowercased() == "content-length" }
             let expected = length.flatMap { Int64($0.value) } ?? -1
@@ -122,6 +135,17 @@ struct DataReading: Sendable {
             return (nil, URLError.download(error, url: url))
         } catch {
             return (nil, URLError.make(.cancelled, "cancelled", url: url))
+        }
+    }
+
+    /// Counts a piece of the request's body sent and tells the task's data delegate.
+    private func sent(_ piece: Int64, _ sent: Int64, _ total: Int64) {
+        task.status.withLock { ($0.sent, $0.expectedToSend) = (sent, total) }
+        guard let session else { return }
+        let (task, box) = (task, box)
+        line.add {
+            task.dataDelegate(or: box.delegate)?.urlSession(
+                session, task: task, didSendBodyData: piece, totalBytesSent: sent, totalBytesExpectedToSend: total)
         }
     }
 
