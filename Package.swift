@@ -84,6 +84,7 @@ let package = Package(
                 "TransferEngine", "NetworkBasics", "SystemBasics", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

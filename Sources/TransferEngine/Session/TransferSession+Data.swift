@@ -57,6 +57,11 @@ package struct DataHops: Sendable {
     /// Told as the body goes out: the bytes of this piece, all sent so far in this hop, and the
     /// body's size.
     package var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+    /// Asked of a 401 with the head, its URL and the request's method: header fields to send the
+    /// request again with (an `Authorization`), `nil` to answer with the 401. Throwing ends the
+    /// request with that error. `nil`: every 401 is the answer.
+    package var authorize:
+        (@Sendable (DataResponseHead, URL, String) async throws(TransferError) -> [(name: String, value: String)]?)?
 
     package init() {}
 }
@@ -81,6 +86,7 @@ extension TransferSession {
         var headers = headers
         var body = body
         var trail = RedirectTrail(maxRedirects: configuration.maxRedirects)
+        var challenges = 0
         let confined = configuration.keepsPublicTransfersPublic && url.host.map { HostClass($0) == .publicNetwork } == true
         while true {
             try Self.validate(current)
@@ -99,6 +105,16 @@ extension TransferSession {
             let head = DataResponseHead(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) })
             await hops.received(head, current)
             let answer = (head, DataResponseBody(body: response.body, url: current, stallTimeout: configuration.stallTimeout))
+            if status == 401, let authorize = hops.authorize, challenges < Self.maxChallenges,
+                let fields = try await authorize(head, current, method)
+            {
+                // Asked again with the answer: the 401's body is read and dropped, as a redirect's.
+                _ = try? await response.body.collect(upTo: 1 << 20)
+                challenges += 1
+                headers = headers.filter { $0.key.lowercased() != "authorization" }
+                for (name, value) in fields { headers[name] = value }
+                continue
+            }
             guard [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
                 !location.isEmpty
             else { return answer }
@@ -123,6 +139,9 @@ extension TransferSession {
             current = next
         }
     }
+
+    /// The most 401s one data request answers before the last is its answer.
+    static let maxChallenges = 50
 
     /// One request of ``dataRequest(url:method:headers:body:timeout:decompressing:hops:)``: one hop.
     private func send(

@@ -31,6 +31,19 @@ public protocol ResumableDataDelegate: ResumableURLSessionDelegate {
     /// 404's body is a body), else a `URLError`.
     func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?)
 
+    /// The server asks for credentials (a 401 with an HTTP Basic or Digest challenge), as
+    /// Foundation's task-level challenge. Call `completionHandler` with `.useCredential` and a
+    /// credential to send the request again with it; `.performDefaultHandling` to use the
+    /// configuration's `urlCredentialStorage` (on the first challenge of a protection space only);
+    /// `.rejectProtectionSpace`, or `.useCredential` with `nil`, to take the 401 as the answer;
+    /// `.cancelAuthenticationChallenge` to end the task with `URLError.cancelled`.
+    /// `previousFailureCount` counts the answers this task already gave for the protection space.
+    /// Asked of the task's delegate, else the session's, even for a task with a completion
+    /// handler. The default performs default handling.
+    func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void)
+
     /// A redirect (`response`, a 3xx) is about to be followed to `request`'s URL. Call
     /// `completionHandler` with `request` to follow it, or `nil` to end the task with the 3xx
     /// itself as its response and body. A different request is followed as the server asked
@@ -55,6 +68,11 @@ extension ResumableDataDelegate {
     ) {}
 
     public func urlSession(_ session: ResumableURLSession, task: ResumableDataTask, didCompleteWithError error: (any Error)?) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDataTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) { completionHandler(.performDefaultHandling, nil) }
 
     public func urlSession(
         _ session: ResumableURLSession, task: ResumableDataTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -38,6 +38,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var httpCookieStorage: HTTPCookieStorage? = .shared
         var httpShouldSetCookies = true
         var httpCookieAcceptPolicy = HTTPCookie.AcceptPolicy.onlyFromMainDocumentDomain
+        var urlCredentialStorage: URLCredentialStorage? = .shared
         var isEphemeral = false
         var usesTransferAgent = true
         var agentExecutable = TransferAgentLink.defaultExecutable()
@@ -65,6 +66,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
         settings.isEphemeral = true
         // A cookie jar of its own, in memory (Foundation's ephemeral one).
         settings.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
+        settings.urlCredentialStorage = URLSessionConfiguration.ephemeral.urlCredentialStorage
         return ResumableURLSessionConfiguration(identifier: nil, settings)
     }
 
@@ -196,6 +198,15 @@ public final class ResumableURLSessionConfiguration: Sendable {
     public var httpShouldSetCookies: Bool {
         get { settings.withLock { $0.httpShouldSetCookies } }
         set { settings.withLock { $0.httpShouldSetCookies = newValue } }
+    }
+
+    /// Where data and upload tasks find credentials for `.performDefaultHandling` of an HTTP
+    /// authentication challenge (the protection space's default credential, on the first
+    /// challenge only), and keep those a delegate gives with a persistence other than `.none`:
+    /// Foundation's `URLCredentialStorage.shared` by default, one of its own for ``ephemeral``.
+    public var urlCredentialStorage: URLCredentialStorage? {
+        get { settings.withLock { $0.urlCredentialStorage } }
+        set { settings.withLock { $0.urlCredentialStorage = newValue } }
     }
 
     /// Which cookies responses may store (default `.onlyFromMainDocumentDomain`, as Foundation's:

@@ -28,10 +28,11 @@ extension SessionCore {
                 task, data: nil, error: URLError.make(missing ? .fileDoesNotExist : .noPermissionsToReadFile, reason, url: url))
         }
         let cookies = RequestCookies(configuration: configuration, request: request)
+        let credentials = configuration.urlCredentialStorage
         dataRuns[number] = Task {
             let (data, error) = await reading.run(
                 engine: engine, url: url, method: request.httpMethod ?? "GET", headers: headers, body: body,
-                timeout: timeout, cookies: cookies)
+                timeout: timeout, cookies: cookies, credentials: credentials)
             self.endData(task, data: data, error: error)
         }
     }
@@ -84,7 +85,7 @@ struct DataReading: Sendable {
     @concurrent
     func run(
         engine: TransferSession, url: URL, method: String, headers: [String: String], body: DataRequestBody?,
-        timeout: Duration, cookies: RequestCookies
+        timeout: Duration, cookies: RequestCookies, credentials: URLCredentialStorage?
     ) async -> (Data?, URLError?) {
         do {
             var hops = DataHops()
@@ -92,6 +93,10 @@ struct DataReading: Sendable {
             hops.received = { cookies.store($0, from: $1) }
             hops.redirect = { head, from, to in await redirect(head, from: from, to: to) }
             hops.sent = { piece, sent, total in self.sent(piece, sent, total) }
+            let answered = ChallengeCounts()
+            hops.authorize = { head, url, method throws(TransferError) in
+                try await authorize(head, url: url, method: method, storage: credentials, answered: answered)
+            }
             let (head, stream) = try await engine.dataRequest(
                 url: url, method: method, headers: headers, body: body, timeout: timeout, decompressing: true, hops: hops)
             let response = Self.response(head, url: stream.url)
@@ -182,7 +187,7 @@ struct DataReading: Sendable {
 
     /// Asks the task's data delegate, in the delivery line, for an answer it gives through a
     /// completion handler (taken once); `fallback` when there is no delegate by then.
-    private func ask<Value: Sendable>(
+    func ask<Value: Sendable>(
         otherwise fallback: Value,
         _ call:
             @escaping @Sendable (
