@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
         .library(name: "MediaTags", targets: ["MediaTags"]),
         .executable(name: "halftunes", targets: ["halftunes"]),
+        .executable(name: "transfers-agent", targets: ["transfers-agent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -85,6 +86,26 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The per-user agent of Transfers' background sessions: knows nothing of songs.
+        .target(
+            name: "TransfersAgent",
+            dependencies: [
+                "TransferEngine", "SystemBasics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "transfers-agent",
+            dependencies: [
+                "TransfersAgent", "SystemBasics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -226,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "TransfersTests",
             dependencies: [
-                "Transfers", "TransferEngine", "TestSupport", "DemoCatalog",
+                "Transfers", "TransferEngine", "TestSupport", "DemoCatalog", "SystemBasics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -12,11 +12,10 @@ extension WebApp {
     /// - Parameters:
     ///   - inherited: The listening socket systemd passed (`nil`: bound here).
     ///   - home: The folder of the home whose downloads the agent owns.
-    ///   - background: Where background sessions' claims go (``addBackgroundRoutes(to:keeper:)``).
     ///   - pages: Where pages asked for by `serve` processes are opened (``addPageRoute(to:pages:)``).
     ///   - onReady: Called once the socket listens (made mode 0600 first).
     func agentListener(
-        socket: String, inherited: Int32?, home: String, background: BackgroundKeeper, pages: PageHost,
+        socket: String, inherited: Int32?, home: String, pages: PageHost,
         onReady: @escaping @Sendable () async -> Void
     ) -> AgentListener {
         let router = Router(context: WebContext.self)
@@ -24,16 +23,9 @@ extension WebApp {
         addAPIRoutes(to: router)
         addEventRoutes(to: router)
         addLibraryFileRoutes(to: router)
-        addBackgroundRoutes(to: router, keeper: background)
         addPageRoute(to: router, pages: pages)
         router.get("api/agent") { _, _ in
-            let sessions = await background.sessions().map {
-                BackgroundSessionSummary(
-                    identifier: $0.claim.identifier, directory: $0.claim.directory, pid: $0.claim.pid, running: $0.running)
-            }
-            return try json(
-                AgentStatus(
-                    pid: getpid(), socket: socket, home: home, socketActivated: inherited != nil, backgroundSessions: sessions))
+            try json(AgentStatus(pid: getpid(), socket: socket, home: home, socketActivated: inherited != nil))
         }
         return AgentListener(
             socket: socket, inherited: inherited, router: router, serverName: "HalfTunes agent", limits: limits,

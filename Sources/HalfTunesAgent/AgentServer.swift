@@ -64,10 +64,9 @@ public enum AgentServer {
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
         let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
         let socket = address.socket.path
-        let background = BackgroundKeeper(logger: logger) { watch.changed() }
         let pages = PageHost(service: service, catalog: catalog, logger: logger)
         let listener = web.agentListener(
-            socket: socket, inherited: inherited, home: home.root.path, background: background, pages: pages
+            socket: socket, inherited: inherited, home: home.root.path, pages: pages
         ) {
             guard page == nil else { return }
             let handed = inherited == nil ? "" : " (the socket systemd handed it)"
@@ -86,7 +85,7 @@ public enum AgentServer {
         if idleExit != nil {
             services.append(
                 .init(
-                    service: IdleExit(watch: watch, web: web, downloads: service, background: background),
+                    service: IdleExit(watch: watch, web: web, downloads: service),
                     successTerminationBehavior: .gracefullyShutdownGroup))
         }
         let group = ServiceGroup(
@@ -94,11 +93,9 @@ public enum AgentServer {
         // systemd's socket stays, to start the next agent on the next connection.
         defer { if inherited == nil { unlink(socket) } }
         do { try await group.run() } catch {
-            await background.close()
             await service.close()
             throw error
         }
-        await background.close()
     }
 
     /// The page of the process hosting the agent, open until it shuts down.
@@ -115,13 +112,11 @@ public enum AgentServer {
         }
     }
 
-    /// Ends the agent once it is idle: no client connected, no download queued or running, no
-    /// background session watched or run.
+    /// Ends the agent once it is idle: no client connected, no download queued or running.
     struct IdleExit: Service {
         let watch: IdleWatch
         let web: WebApp
         let downloads: DownloadService
-        let background: BackgroundKeeper
 
         func run() async throws {
             let events = Task { [watch, downloads] in
@@ -131,10 +126,10 @@ public enum AgentServer {
                 }
             }
             defer { events.cancel() }
-            let (web, downloads, background) = (web, downloads, background)
+            let (web, downloads) = (web, downloads)
             await cancelWhenGracefulShutdown {
                 await watch.wait {
-                    guard web.openConnections == 0, await !background.isBusy else { return false }
+                    guard web.openConnections == 0 else { return false }
                     return await !downloads.downloads().contains { $0.state == .queued || $0.state == .downloading }
                 }
             }

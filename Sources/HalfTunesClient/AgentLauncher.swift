@@ -36,35 +36,31 @@ public enum AgentLauncher {
             throw DownloadError(.badInput, "cannot create the home \(home.root.path): \(error.localizedDescription)")
         }
         // Through systemd where its unit starts the same agent; else a process of our own.
-        let systemd = await startThroughSystemd(address: address, arguments: arguments)
-        let child = systemd ? 0 : try spawn(["agent", "--home", home.root.path] + arguments, log: log.path)
-        let deadline = ContinuousClock.now + timeout
-        var exited = systemd
-        while ContinuousClock.now < deadline {
-            if case .running(let pid) = address.probe() { return (pid, true) }
-            var status: Int32 = 0
-            // An agent that ended at once lost the race to another (which is then probed) or failed.
-            if !exited, waitpid(child, &status, WNOHANG) == child {
-                exited = true
-                guard lastLine(of: log)?.contains("an agent already runs") == true else { break }
+        let outcome: AgentStart.Outcome
+        let lostRace: @Sendable (String) -> Bool = { $0.contains("an agent already runs") }
+        if await startThroughSystemd(address: address, arguments: arguments) {
+            outcome = await AgentStart.waitFor(address.place, child: 0, log: log, timeout: timeout, lostRace: lostRace)
+            if case .failed = outcome {
+                throw DownloadError(
+                    .internalError, "the HalfTunes agent did not start (journalctl --user -u \(unitName) says why)")
             }
-            try await Task.sleep(for: .milliseconds(20))
+        } else {
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let (visible, environment) = secretsMoved(["agent", "--home", home.root.path] + arguments)
+            do {
+                outcome = try await AgentStart.launch(
+                    executable, visible, socket: address.place, log: log, environment: environment, timeout: timeout,
+                    lostRace: lostRace)
+            } catch {
+                throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(error.reason)")
+            }
         }
-        if systemd {
-            throw DownloadError(
-                .internalError, "the HalfTunes agent did not start (journalctl --user -u \(unitName) says why)")
-        }
-        let said = lastLine(of: log).map { ": \($0)" } ?? ""
-        throw DownloadError(.internalError, "the HalfTunes agent did not start\(said) (its log: \(log.path))")
-    }
-
-    /// Starts this executable with `arguments` in a new session.
-    private static func spawn(_ arguments: [String], log: String) throws -> pid_t {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let (visible, environment) = secretsMoved(arguments)
-        do { return try DetachedProcess.spawn(executable, visible, log: log, environment: environment) } catch {
-            throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(error.reason)")
+        switch outcome {
+        case .running(let pid): return (pid, true)
+        case .failed(let line):
+            let said = line.map { ": \($0)" } ?? ""
+            throw DownloadError(.internalError, "the HalfTunes agent did not start\(said) (its log: \(log.path))")
         }
     }
 
@@ -80,10 +76,5 @@ public enum AgentLauncher {
         moved["HALFTUNES_PROXY"] = visible[index + 1]
         visible.removeSubrange(index...index + 1)
         return (visible, moved)
-    }
-
-    private static func lastLine(of file: URL) -> String? {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        return text.split(separator: "\n").last.map(String.init)
     }
 }

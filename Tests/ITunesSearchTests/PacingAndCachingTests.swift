@@ -98,10 +98,10 @@ struct CatalogPacingTests {
             let catalog = try ITunesCatalog(
                 configuration: CatalogConfiguration(baseURL: url, callsPerMinute: nil), logger: quietLogger("t"))
             async let first = catalog.search(SearchQuery(term: "same"))
-            while calls.count == 0 { await Task.yield() }
+            while calls.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
             async let second = catalog.search(SearchQuery(term: "same"))
-            // The second call has joined (or will join) the first; let the server answer.
-            try await Task.sleep(for: .milliseconds(1))
+            // The server answers only once the second call has joined the first.
+            while await catalog.joinedCalls == 0 { try await Task.sleep(for: .milliseconds(5)) }
             gate.open()
             let results = try await [first, second]
             #expect(results[0] == results[1])

@@ -2,6 +2,7 @@
 # Installs HalfTunes from this folder (a release archive, or the tree scripts/install lays out) for
 # this user, or into PREFIX:
 #   PREFIX/bin/halftunes                                  the program
+#   PREFIX/bin/transfers-agent                            the agent of background URL sessions
 #   PREFIX/share/man/man1/halftunes.1                     the manual
 #   $XDG_DATA_HOME/bash-completion/completions/halftunes  bash completion (found by bash-completion)
 #   $XDG_DATA_HOME/zsh/site-functions/_halftunes          zsh completion (add that folder to fpath)
@@ -59,6 +60,7 @@ folder "$data/halftunes"
 
 units=$from/lib/systemd/user
 place "$from/bin/halftunes" "$prefix/bin/halftunes" 755
+place "$from/bin/transfers-agent" "$prefix/bin/transfers-agent" 755
 place "$from/share/man/man1/halftunes.1" "$prefix/share/man/man1/halftunes.1" 644
 place "$from/share/bash-completion/completions/halftunes" "$data/bash-completion/completions/halftunes" 644
 place "$from/share/zsh/site-functions/_halftunes" "$data/zsh/site-functions/_halftunes" 644

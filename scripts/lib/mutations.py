@@ -144,7 +144,8 @@ def swift_test(filter_pattern, timeout):
         command = ["swift", "test", "--skip-build", "--xunit-output", xunit]
         command += ["--filter", filter_pattern] if filter_pattern else []
         try:
-            status = subprocess.run(command, capture_output=True, text=True, timeout=timeout).returncode
+            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            status, output = run.returncode, run.stdout + run.stderr
         except subprocess.TimeoutExpired:
             return None, []
         failed = []
@@ -155,6 +156,11 @@ def swift_test(filter_pattern, timeout):
                         failed.append(case.get("classname").split(".", 1)[-1] + "/" + case.get("name"))
             except ElementTree.ParseError:
                 pass
+        if status != 0 and not failed:
+            # No result file (the test process ended): the failures it printed, by display name,
+            # else how it ended.
+            failed = sorted(set(re.findall(r'✘ Test "?([^"]+?)"? (?:recorded|failed)', output)))[:3]
+            failed = failed or [f"the test process ended with status {status}: " + " / ".join(output.strip().splitlines()[-2:])[:200]]
         return status, sorted(set(failed))
 
 

@@ -113,6 +113,7 @@ fi
 kill "$catalog_pid" 2>/dev/null || true
 bare PREFIX="$work/prefix" XDG_DATA_HOME="$work/prefix/share" XDG_CONFIG_HOME="$work/prefix/config" "$top/install.sh" 2>/dev/null
 check "install.sh puts halftunes in PREFIX/bin" test -x "$work/prefix/bin/halftunes"
+check "install.sh puts transfers-agent beside it, and it runs" sh -c "env -i PATH=/usr/bin:/bin '$work/prefix/bin/transfers-agent' --help | grep -q 'background sessions'"
 check "install.sh fills in the units' path" grep -qx "ExecStart=$work/prefix/bin/halftunes agent" "$work/prefix/config/systemd/user/halftunes-agent.service"
 bare PREFIX="$work/prefix" XDG_DATA_HOME="$work/prefix/share" XDG_CONFIG_HOME="$work/prefix/config" "$top/uninstall.sh" 2>/dev/null
 rmdir "$work/prefix/share/halftunes" "$work/prefix/share" 2>/dev/null || true

@@ -4,6 +4,7 @@
 #
 # Lays out everything HalfTunes installs in OUT, as under a prefix:
 #   bin/halftunes                                   BINARY, as is
+#   bin/transfers-agent                             the transfer agent built beside BINARY, as is
 #   share/man/man1/halftunes.1                      from the argument parser's generate-manual tool
 #   share/bash-completion/completions/halftunes     bash, zsh and fish completions, from BINARY
 #   share/zsh/site-functions/_halftunes
@@ -22,6 +23,7 @@ stage_tree() {
     "$out/share/zsh/site-functions" "$out/share/fish/vendor_completions.d" "$out/lib/systemd/user" \
     "$out/share/applications" "$out/share/doc/halftunes"
   install -m 755 "$binary" "$out/bin/halftunes"
+  install -m 755 "$(dirname "$binary")/transfers-agent" "$out/bin/transfers-agent"
   "$generate_manual" "$binary" --output-directory "$out/share/man/man1" >"$out/manual.log" 2>&1 || {
     cat "$out/manual.log" >&2; return 1; }
   rm -f "$out/manual.log"

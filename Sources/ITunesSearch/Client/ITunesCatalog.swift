@@ -26,6 +26,8 @@ public actor ITunesCatalog {
     private var cache: ResponseCache<CatalogAnswer>
     private var pacer: CallPacer?
     private var inFlight: [String: Task<CatalogAnswer, any Error>] = [:]
+    /// Calls that joined one already in flight instead of making their own.
+    private(set) var joinedCalls = 0
 
     /// Creates a client.
     ///
@@ -187,6 +189,7 @@ public actor ITunesCatalog {
         let task: Task<CatalogAnswer, any Error>
         if let running = inFlight[url] {
             task = running
+            joinedCalls += 1
         } else {
             task = Task { try await self.fetch(url) }
             inFlight[url] = task

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkBasics
+import SystemBasics
 
 /// A process's claim on a background session, as it hands it to the transfer agent (the body of
 /// `PUT /api/background-sessions`): the session's folder, the process that owns it now, and the
@@ -55,5 +56,13 @@ public struct BackgroundClaim: Codable, Sendable, Hashable {
             }
         }
         return configuration
+    }
+}
+
+extension BackgroundClaim {
+    /// The transfer agent's socket, where claims go: `transfers/agent.sock` under
+    /// `$XDG_RUNTIME_DIR`, else `$XDG_STATE_HOME`, else `~/.local/state`.
+    public static func agentSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> AgentSocket {
+        AgentSocket.resolve(folder: "transfers", name: "agent.sock", environment: environment)
     }
 }

@@ -219,8 +219,9 @@ public final class ResumableURLSessionConfiguration: Sendable {
     /// Whether a background session hands its tasks to the per-user transfer agent, so that
     /// they go on after the process ends, as Apple's background sessions do (default `true`).
     ///
-    /// The agent is `halftunes agent`, listening on `$XDG_RUNTIME_DIR/halftunes/agent.sock`. When
-    /// none answers, the session starts ``agentExecutable``; with none to start the session's
+    /// The agent is `transfers-agent`, an executable product of this package, listening on
+    /// `$XDG_RUNTIME_DIR/transfers/agent.sock`. When none answers, the session starts
+    /// ``agentExecutable``; with none to start the session's
     /// downloads run in this process only (said once in its log) and go on at its next launch.
     /// `TRANSFERS_AGENT=0` in the environment turns the agent off, as `false` does. Default
     /// sessions never use it.
@@ -229,9 +230,10 @@ public final class ResumableURLSessionConfiguration: Sendable {
         set { settings.withLock { $0.usesTransferAgent = newValue } }
     }
 
-    /// The transfer agent's executable, started (`<executable> agent`, a process of its own)
-    /// when no agent answers. Default: `TRANSFERS_AGENT` from the environment (an absolute
-    /// path), else `halftunes` on `PATH`; `nil`: an agent already running is used, none started.
+    /// The transfer agent's executable, started (a process of its own) when no agent answers.
+    /// Default: `TRANSFERS_AGENT` from the environment (an absolute path), else `transfers-agent`
+    /// beside this process's executable, else on `PATH`; `nil`: an agent already running is
+    /// used, none started.
     public var agentExecutable: URL? {
         get { settings.withLock { $0.agentExecutable } }
         set { settings.withLock { $0.agentExecutable = newValue } }

@@ -59,16 +59,12 @@ struct AgentCommand: AsyncParsableCommand {
             let control = RemoteDownloadControl(agent: address, pid: status.pid)
             let listing = try await control.listing(ListingQuery(limit: 1))
             let running = listing.downloads.filter { $0.state == .downloading || $0.state == .queued }.count
-            let sessions = status.backgroundSessions.map {
-                "\n  \($0.identifier) (\($0.running ? "downloading: its process \($0.pid) ended" : "process \($0.pid)")) \($0.directory)"
-            }
             let activated = status.socketActivated ? " (started by systemd on its socket)" : ""
             Terminal.write(
                 """
                 The agent runs: process \(status.pid), socket \(status.socket)\(activated)
                 Home: \(status.home)
                 Downloads: \(listing.downloads.count) (\(running) queued or running); library: \(listing.libraryCount ?? listing.library.count) tracks
-                Background sessions: \(sessions.count)\(sessions.joined())
 
                 """)
         }

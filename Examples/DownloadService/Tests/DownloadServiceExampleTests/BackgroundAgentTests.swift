@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 import Transfers
 
-/// The example's background session handed to the transfer agent (`halftunes agent`, started by
-/// the session itself): killed with SIGKILL, its downloads go on without it, and the next process
+/// The example's background session handed to the transfer agent (`transfers-agent`, started by
+/// the session itself; no `halftunes` involved): killed with SIGKILL, its downloads go on without it, and the next process
 /// with its identifier is handed the files.
 @Suite("download-service and the transfer agent", .timeLimit(.minutes(1)))
 struct BackgroundAgentTests {
@@ -18,7 +18,7 @@ struct BackgroundAgentTests {
             "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
             "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": folder.path,
             "HALFTUNES_CATALOG": catalog.absoluteString,
-            "TRANSFERS_AGENT": try BuiltProducts.executable("halftunes").path,
+            "TRANSFERS_AGENT": try BuiltProducts.executable("transfers-agent").path,
         ]
     }
 
@@ -34,12 +34,16 @@ struct BackgroundAgentTests {
                 return
             }
             #expect(agent.pid != first.pid)
+            // Its status, asked with curl: this session, watched (its process lives), nothing else.
             let status = try await ChildProcess(
-                try BuiltProducts.executable("halftunes"), ["agent", "--status"], environment: environment
+                URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "--unix-socket", socket, "http://agent/api/agent"],
+                environment: environment
             ).wait()
-            #expect(status.stdout.contains("The agent runs: process \(agent.pid)"), "\(status.stdout)\(status.stderr)")
-            let listed = "Background sessions: 1\n  org.example.songs (process \(first.pid))"
-            #expect(status.stdout.contains(listed), "\(status.stdout)")
+            let said = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+            #expect(said?["pid"] as? Int == Int(agent.pid), "\(status.stdout)\(status.stderr)")
+            let sessions = said?["backgroundSessions"] as? [[String: Any]]
+            #expect(sessions?.count == 1 && sessions?.first?["identifier"] as? String == "org.example.songs", "\(status.stdout)")
+            #expect(sessions?.first?["pid"] as? Int == Int(first.pid) && sessions?.first?["running"] as? Bool == false)
 
             first.signal(SIGKILL)
             #expect(await first.wait().signaled)
@@ -161,7 +165,7 @@ struct BackgroundAgentTests {
         try await withDemoCatalog { catalog, base in
             for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: bytesPerSecond), for: id) }
             try await withTemporaryDirectory { folder in
-                let socket = folder.appendingPathComponent("run/halftunes/agent.sock").path
+                let socket = folder.appendingPathComponent("run/transfers/agent.sock").path
                 defer { stopAgent(socket: socket) }
                 try await body(
                     catalog, base, folder, try environment(folder, catalog: base), socket, folder.appendingPathComponent("Music"))
