@@ -45,6 +45,9 @@ struct TransferReporter: Sendable {
     /// The URL answered 403, 404 or 410 (the status given): another URL of the same resource to
     /// go on from (journaled by the session), or `nil` when there is none.
     var freshURL: @Sendable (_ status: Int) async -> String? = { _ in nil }
+    /// Whether to follow a redirect (its status, the URL that answered it, the next): `false`
+    /// fails the transfer with the 3xx.
+    var redirect: @Sendable (_ status: Int, _ from: String, _ to: String) async -> Bool = { _, _, _ in true }
 }
 
 /// A response's last news, in the order the session takes it in.
@@ -128,9 +131,15 @@ struct TransferRunner: Sendable {
                 return .failed(TransferError(.invalidURL, refusal, permanent: true))
             }
             let result = await attempt(hop, validator: validator, report: report)
-            if case .redirect(let location) = result {
+            if case .redirect(let location, let status) = result {
                 switch trail.next(from: hop.url, location: location) {
                 case .success(let next):
+                    guard await report.redirect(status, hop.url, next) else {
+                        return .failed(
+                            TransferError(
+                                .httpStatus, "the redirect to \(next) was not followed (HTTP \(status))", permanent: true,
+                                httpStatus: status))
+                    }
                     logger.debug("redirected", metadata: ["transfer": "\(job.id)", "to": "\(next)"])
                     hop.url = next
                     continue
@@ -203,7 +212,7 @@ struct TransferRunner: Sendable {
         case waitAgain
         case restart(String)
         /// The server redirected the request to `Location`.
-        case redirect(String)
+        case redirect(String, status: Int)
         /// A failure worth retrying; `status` is the HTTP status when the server answered one.
         case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
     }
@@ -305,8 +314,8 @@ struct TransferRunner: Sendable {
             return .restart(reason)
         case .alreadyComplete(let total):
             return await finish(job, length: total)
-        case .redirect(let location):
-            return .redirect(location)
+        case .redirect(let location, let status):
+            return .redirect(location, status: status)
         case .write:
             return .restart("unexpected decision")
         }

@@ -16,7 +16,7 @@ public enum ResponseDecision: Sendable, Hashable {
     case fail(status: Int)
     /// A redirect (301, 302, 303, 307 or 308 with a `Location`): the same request to `location`
     /// (relative to the URL asked), as the engine decides hop by hop.
-    case redirect(location: String)
+    case redirect(location: String, status: Int)
 
     /// The parts of a response head the decision needs.
     public struct Head: Sendable, Hashable {
@@ -81,7 +81,7 @@ public enum ResponseDecision: Sendable, Hashable {
             }
             return .restart(reason: "the server cannot serve bytes from \(requestedOffset) (416)")
         case let status where [301, 302, 303, 307, 308].contains(status) && head.location.map { !$0.isEmpty } == true:
-            return .redirect(location: head.location ?? "")
+            return .redirect(location: head.location ?? "", status: status)
         case 408, 425, 429, 500...599:
             return .retry(status: head.status, retryAfter: head.retryAfter)
         case 400...499 where deliversErrorBodies:

@@ -167,6 +167,13 @@ extension TransferSession {
         freshURLLookup = lookup
     }
 
+    /// Sets the question asked before a transfer follows a redirect: the transfer, the 3xx status,
+    /// the URL that answered it and the next; `false` fails the transfer with the 3xx (an
+    /// `httpStatus` error carrying it). With none, every redirect is followed.
+    public func setRedirectApproval(_ approval: (@Sendable (TransferID, Int, _ from: URL, _ to: URL) async -> Bool)?) {
+        redirectApproval = approval
+    }
+
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
     public func cancel(_ id: TransferID) async throws(TransferError) {
         let record = try record(id)

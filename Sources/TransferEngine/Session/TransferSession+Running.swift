@@ -37,7 +37,8 @@ extension TransferSession {
             retrying: { [weak self] reason, delay in await self?.willRetry(id, reason: reason, delay: delay) },
             responded: { [weak self] response in await self?.didRespond(id, response) },
             ended: { [weak self] end in await self?.didEnd(id, end) },
-            freshURL: { [weak self] status in await self?.freshURL(for: id, status: status) })
+            freshURL: { [weak self] status in await self?.freshURL(for: id, status: status) },
+            redirect: { [weak self] status, from, to in await self?.mayFollow(id, status: status, from: from, to: to) ?? true })
         let runner = runner
         // Not on the session: the run starts on a free thread at once, instead of waiting for the
         // session's turn only to leave it again.
@@ -111,6 +112,12 @@ extension TransferSession {
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
         guard records.contains(id) else { return }
         hub.emit(.responded(id, response))
+    }
+
+    /// Asks the session's redirect question (``setRedirectApproval(_:)``), if any.
+    private func mayFollow(_ id: TransferID, status: Int, from: String, to: String) async -> Bool {
+        guard let approval = redirectApproval, let from = URL(string: from), let to = URL(string: to) else { return true }
+        return await approval(id, status, from, to)
     }
 
     /// Asks the session's lookup (``setFreshURLLookup(_:)``) for another URL of a transfer whose

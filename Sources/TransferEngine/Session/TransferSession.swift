@@ -58,6 +58,8 @@ public actor TransferSession {
 
     /// Where a transfer whose URL went stale finds a fresh one (see ``setFreshURLLookup(_:)``).
     var freshURLLookup: (@Sendable (TransferID, _ stale: URL, _ status: Int) async -> URL?)?
+    /// Asked before a transfer follows a redirect (``setRedirectApproval(_:)``).
+    var redirectApproval: (@Sendable (TransferID, Int, URL, URL) async -> Bool)?
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// What a ``ResumableURLSession`` tells its delegate about the session itself: Foundation's
 /// `URLSessionDelegate`. The root of the delegate protocols, as Apple's tree is:
 ///
@@ -57,6 +61,16 @@ public protocol ResumableDownloadDelegate: ResumableURLSessionDelegate {
     /// The task ended: `error` is `nil` after a successful download, else a `URLError` (whose
     /// `URLError.downloadTaskResumeData` holds resume data when the download can be resumed).
     func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
+
+    /// A redirect (`response`, a 3xx) is about to be followed to `request`'s URL. Call
+    /// `completionHandler` with `request` to follow it, or `nil` to refuse it: the task then
+    /// fails with `URLError.badServerResponse` naming the 3xx (Apple's would hand the 3xx's body
+    /// over as the file). Asked while this process runs the task; a background session's task
+    /// that the transfer agent runs after the process ended follows its redirects. The default
+    /// follows.
+    func urlSession(
+        _ session: ResumableURLSession, task: ResumableDownloadTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void)
 }
 
 extension ResumableDownloadDelegate {
@@ -77,4 +91,9 @@ extension ResumableDownloadDelegate {
     public func urlSession(
         _ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?
     ) {}
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDownloadTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) { completionHandler(request) }
 }

@@ -100,6 +100,9 @@ actor SessionCore {
                 identifier: identifier, directory: folders.journal, configuration: configuration.engineConfiguration,
                 logger: logger)
             self.engine = engine
+            await engine.setRedirectApproval { [weak self] id, status, from, to in
+                await self?.mayFollow(id, status: status, from: from, to: to) ?? true
+            }
             try? FileManager.default.createDirectory(at: folders.downloads, withIntermediateDirectories: true)
             // Subscribe before looking: events from now on wait in the stream while the tasks are rebuilt.
             let events = engine.events()
