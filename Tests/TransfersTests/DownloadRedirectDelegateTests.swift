@@ -73,7 +73,8 @@ struct DownloadRedirectDelegateTests {
                 #expect(error == nil)
                 #expect(file?.count == 100_000)
                 let asked = delegate.asked.withLock { $0 }
-                #expect(asked.count == 1 && asked.first?.status == 307 && asked.first?.from == "/hop" && asked.first?.to == "/end")
+                #expect(
+                    asked.count == 1 && asked.first?.status == 307 && asked.first?.from == "/hop" && asked.first?.to == "/end")
             }
         }
     }
