@@ -30,7 +30,7 @@ struct BandwidthCapTests {
                 }
                 for (id, transfer) in zip(ids, transfers) {
                     #expect(try await session.wait(for: transfer).state == .completed)
-                    #expect(try contents(folder.appendingPathComponent("\(id).wav")) == catalog.preview(for: id)!.data)
+                    #expect(try sameBytes(contents(folder.appendingPathComponent("\(id).wav")), catalog.preview(for: id)!.data))
                 }
                 let bytes = ids.reduce(0) { $0 + catalog.preview(for: $1)!.data.count }
                 return (bytes, (ContinuousClock.now - started) / .seconds(1))

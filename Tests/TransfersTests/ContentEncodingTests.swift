@@ -70,7 +70,7 @@ struct ContentEncodingTests {
                 defer { session.invalidateAndCancel() }
                 for (path, encoded) in [("gzip", gzipped), ("deflate", deflated)] {
                     let (data, response) = try await session.data(from: base.appendingPathComponent(path))
-                    #expect(data == original, "\(path): \(data.count) bytes, not \(original.count)")
+                    #expect(sameBytes(data, original), "\(path): \(data.count) bytes, not \(original.count)")
                     let http = try #require(response as? HTTPURLResponse)
                     #expect(http.value(forHTTPHeaderField: "Content-Encoding") == path)
                     #expect(http.expectedContentLength == Int64(encoded.count), "\(path)")

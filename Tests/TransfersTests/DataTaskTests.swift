@@ -81,7 +81,7 @@ struct DataTaskTests {
                 task.resume()
                 #expect(await recorder.completion(of: task) == nil)
                 let preview = try #require(catalog.preview(for: 1001)).data
-                #expect(recorder.body(of: task) == preview)
+                #expect(sameBytes(recorder.body(of: task), preview))
                 #expect(
                     task.countOfBytesReceived == Int64(preview.count)
                         && task.countOfBytesExpectedToReceive == Int64(preview.count))
@@ -199,7 +199,7 @@ struct DataTaskTests {
                 #expect(recorder.calls.count <= atSuspend + 2, "pieces kept coming while suspended")
                 task.resume()
                 #expect(await recorder.completion(of: task) == nil)
-                #expect(recorder.body(of: task) == catalog.preview(for: 1003)?.data)
+                #expect(sameBytes(recorder.body(of: task), catalog.preview(for: 1003)?.data))
             }
         }
     }

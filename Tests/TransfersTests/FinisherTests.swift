@@ -57,7 +57,7 @@ struct FinisherTests {
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let id = try await session.start(url: previewURL(url, 1006), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                #expect(try contents(destination) == catalog.preview(for: 1006)!.data)
+                #expect(try sameBytes(contents(destination), catalog.preview(for: 1006)!.data))
                 #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
             }
         }
@@ -73,7 +73,7 @@ struct FinisherTests {
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let id = try await session.start(url: previewURL(url, 1006), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                #expect(try contents(destination) == catalog.preview(for: 1006)!.data)
+                #expect(try sameBytes(contents(destination), catalog.preview(for: 1006)!.data))
                 #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
             }
         }
