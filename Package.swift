@@ -166,6 +166,7 @@ let package = Package(
             name: "HalfTunesAgent",
             dependencies: [
                 "HalfTunesWeb", "HalfTunesKit", "ITunesSearch", "NetworkBasics", "SystemBasics", "TransferEngine",
+                "TransfersAgent",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

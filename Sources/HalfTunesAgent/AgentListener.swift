@@ -9,6 +9,7 @@ import NIOPosix
 import NetworkBasics
 import ServiceLifecycle
 import SystemBasics
+import TransfersAgent
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +28,7 @@ struct AgentListener: Service {
     /// The listening descriptor systemd passed (``SocketActivation``), bound at `socket`; `nil`:
     /// the socket is bound now.
     let inherited: Int32?
-    let channel: PeerCheckedChannel
+    let channel: PeerCheckedChannel<GuardedHTTP1Channel>
     let logger: Logger
     let onReady: @Sendable () async -> Void
 
@@ -55,7 +56,7 @@ struct AgentListener: Service {
                 }
             }
         let (channel, logger) = (channel, logger)
-        let server: NIOAsyncChannel<PeerCheckedChannel.Value, Never> =
+        let server: NIOAsyncChannel<PeerCheckedChannel<GuardedHTTP1Channel>.Value, Never> =
             if let inherited {
                 try await bootstrap.bind(NIOBSDSocket.Handle(inherited)) { channel.setup(channel: $0, logger: logger) }
             } else {

@@ -52,7 +52,7 @@ public enum TransfersAgentServer {
         let path = socket.socket.path
         let application = Application(
             router: BackgroundRoutes.router(keeper: keeper, socket: path),
-            server: HTTPServerBuilder { responder in PeerCheckedHTTP1Channel(inner: HTTP1Channel(responder: responder)) },
+            server: HTTPServerBuilder { responder in PeerCheckedChannel(inner: HTTP1Channel(responder: responder)) },
             configuration: .init(address: .unixDomainSocket(path: path), serverName: "transfers-agent"),
             onServerRunning: { _ in
                 chmod(path, 0o600)

@@ -7,13 +7,16 @@ import SystemBasics
     import Glibc
 #endif
 
-/// Hummingbird's HTTP/1 channel behind a check of who connected: the peer's credentials
-/// (`SO_PEERCRED`, set by the kernel when it connected) must be this user's; any other user's
-/// connection is closed before a byte of it is read, whatever the socket's mode let through.
-struct PeerCheckedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+/// A server's channel behind a check of who connected: the peer's credentials (`SO_PEERCRED`,
+/// set by the kernel when it connected) must be this user's; any other user's connection is
+/// closed before a byte of it is read, whatever the socket's mode let through (root can open any
+/// socket). Both agents' sockets use it.
+package struct PeerCheckedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    package typealias Value = Inner.Value
 
-    let inner: HTTP1Channel
+    let inner: Inner
+
+    package init(inner: Inner) { self.inner = inner }
 
     struct Refused: Error, CustomStringConvertible {
         let uid: UInt32?
@@ -23,7 +26,7 @@ struct PeerCheckedHTTP1Channel: ServerChildChannel {
         }
     }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard let provider = channel as? any SocketOptionProvider else {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(Refused(uid: nil))
@@ -40,7 +43,7 @@ struct PeerCheckedHTTP1Channel: ServerChildChannel {
         }
     }
 
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
     }
 }
