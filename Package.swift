@@ -74,6 +74,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -265,7 +267,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "NetworkBasicsTests", dependencies: ["NetworkBasics", "SystemBasics"]),
+        .testTarget(
+            name: "NetworkBasicsTests",
+            dependencies: [
+                "NetworkBasics", "SystemBasics", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport", "DemoCatalog"]),
         .testTarget(
             name: "HalfTunesWebTests",

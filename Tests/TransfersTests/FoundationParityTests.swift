@@ -68,6 +68,59 @@ struct FoundationParityTests {
         }
     }
 
+    @Test(
+        "a download task's own timeoutInterval: silent 3 s mid-body past a 1 s limit fails with timedOut and resume data, which finishes the file; unset, it waits"
+    )
+    func downloadRequestTimeout() async throws {
+        let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let ranges = RequestLog<String>()
+        let router = Router()
+        router.get("/pausing") { request, _ in
+            let range = request.headers[.range]
+            ranges.append(range ?? "none")
+            if let range, let offset = Int(range.dropFirst("bytes=".count).dropLast()) {
+                return Response(
+                    status: .partialContent,
+                    headers: [.eTag: "\"v1\"", .contentRange: "bytes \(offset)-\(body.count - 1)/\(body.count)"],
+                    body: .init(byteBuffer: ByteBuffer(data: body[offset...])))
+            }
+            return Response(
+                status: .ok, headers: [.eTag: "\"v1\"", .contentLength: "\(body.count)"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(data: body.prefix(50_000)))
+                    try await Task.sleep(for: .seconds(3))
+                    try await writer.write(ByteBuffer(data: body.dropFirst(50_000)))
+                    try await writer.finish(nil)
+                })
+        }
+        try await withTestServer(router) { base in
+            try await withTemporaryDirectory { folder in
+                try await withResumableSession(in: folder) { session, recorder in
+                    var request = URLRequest(url: base.appendingPathComponent("pausing"))
+                    request.timeoutInterval = 1
+                    let task = session.downloadTask(with: request)
+                    task.resume()
+                    let error = try #require(await recorder.completion(of: task) as? URLError)
+                    #expect(error.code == .timedOut, "\(error)")
+                    #expect(error.localizedDescription.contains("timeoutInterval"), "\(error.localizedDescription)")
+                    let data = try #require(error.downloadTaskResumeData, "a timed-out download keeps its bytes")
+                    let resumed = session.downloadTask(withResumeData: data)
+                    resumed.resume()
+                    #expect(await recorder.completion(of: resumed) == nil)
+                    let resumedFile = try #require(recorder.file(of: resumed))
+                    #expect(sameBytes(resumedFile, body))
+                    #expect(ranges.all.count == 2 && ranges.all.last?.hasPrefix("bytes=") == true, "\(ranges.all)")
+                    // Unset, the 3 s of silence are waited out (the configuration's 60 s hold).
+                    let patient = session.downloadTask(with: base.appendingPathComponent("pausing"))
+                    patient.resume()
+                    #expect(await recorder.completion(of: patient) == nil)
+                    let patientFile = try #require(recorder.file(of: patient))
+                    #expect(sameBytes(patientFile, body))
+                }
+            }
+        }
+    }
+
     @Test("a request without a URL fails with unsupportedURL, as Foundation's does")
     func noURL() async throws {
         try await withTemporaryDirectory { folder in

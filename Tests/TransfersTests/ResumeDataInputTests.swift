@@ -193,8 +193,9 @@ struct ResumeDataInputTests {
     @Test("header fields: the engine's own are refused, names and values are checked")
     func requestHeaders() throws {
         #expect(try RequestHeaders.validated(["Authorization": "Bearer x", "Accept-Encoding": "identity"]).count == 2)
+        #expect(try RequestHeaders.validated(["Accept-Encoding": "gzip, deflate"]).count == 1)
         for headers in [
-            ["Range": "bytes=0-"], ["if-range": "x"], ["Accept-Encoding": "gzip"], ["Bad Name": "x"], ["X": "a\r\nb"],
+            ["Range": "bytes=0-"], ["if-range": "x"], ["Bad Name": "x"], ["X": "a\r\nb"],
         ] {
             #expect(throws: TransferError.self) { try RequestHeaders.validated(headers) }
         }

@@ -92,7 +92,7 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidState, .sessionLocked: code = .conflict
         case .invalidURL, .invalidRequest, .invalidResumeData: code = .badInput
         case .httpStatus, .serverUnavailable, .network, .protocolViolation, .tooManyRedirects, .serverCertificateUntrusted,
-            .serverCertificateHasBadDate, .secureConnectionFailed:
+            .serverCertificateHasBadDate, .secureConnectionFailed, .cannotDecodeContent:
             code = .upstreamFailure
         default: code = .internalError
         }

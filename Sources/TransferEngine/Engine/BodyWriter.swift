@@ -50,6 +50,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private(set) var writtenValidator: Validator?
     private(set) var startOffset: Int64 = 0
     private(set) var file: PartialFile?
+    /// The `Content-Encoding` of the body being written (`identity` when none), once its head came.
+    private(set) var contentEncoding: String?
     private var unsynced: Int64 = 0
     private var lastReport: Duration = .zero
     private var eventLoop: (any EventLoop)?
@@ -126,6 +128,12 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
+        let coding = headers.first(name: "Content-Encoding") ?? "identity"
+        if offset > 0, let before = job.contentEncoding, before.lowercased() != coding.lowercased() {
+            // The rest of another representation would not continue these bytes.
+            let reason = "the server changed the body's Content-Encoding from \(before) to \(coding)"
+            return task.eventLoop.makeFailedFuture(Stop.decided(.restart(reason: reason)))
+        }
         do {
             file = try PartialFile(path: job.partialPath, offset: offset, flushes: durability.flushes)
         } catch {
@@ -139,7 +147,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         eventLoop = task.eventLoop
         let checkpoint = Checkpoint(
             validator: current, expectedBytes: total, receivedBytes: offset,
-            contentType: headers.first(name: "Content-Type"))
+            contentType: headers.first(name: "Content-Type"),
+            contentEncoding: coding)
+        contentEncoding = checkpoint.contentEncoding
         if validator.ifRange == nil, expected != nil {
             headCheckpoint = checkpoint  // journaled with the first body part (see there)
         } else {

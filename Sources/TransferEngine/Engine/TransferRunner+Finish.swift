@@ -7,14 +7,42 @@ extension TransferRunner {
     /// With a finisher, the partial file stays as it is until the finished version is in place,
     /// and goes after: a crash at any point leaves either the complete partial file (finished
     /// again on resume) or the finished file.
+    ///
+    /// A body stored with a content coding the transfer asked for is decoded first, into a file
+    /// beside the destination that then stands for the partial file; the encoded one goes once
+    /// the decoded file is in place (see ``ContentDecoding``).
     func finish(_ job: TransferJob, file open: PartialFile? = nil, length: Int64) async -> AttemptResult {
         do throws(TransferError) {
-            let file: PartialFile
+            var file: PartialFile
             if let open {
                 file = open
             } else {
                 file = try PartialFile(path: job.partialPath, offset: length, flushes: durability.flushes)
             }
+            var job = job
+            if let coding = ContentDecoding.coding(request: job.headers, contentEncoding: job.contentEncoding) {
+                file.close()
+                let (encoded, decoded, flushes) = (job.partialPath, job.destinationPath + ".decoded", durability.flushes)
+                let size = try await FileWork.run { () throws(TransferError) in
+                    try ContentDecoding.decode(encoded, coding: coding, into: decoded, flushes: flushes)
+                }
+                file = try PartialFile(path: decoded, offset: size, flushes: flushes)
+                job.partialPath = decoded
+                let result = await finish(job, file: file, finisher: finisher)
+                // Kept until the decoded file is in place: a resume finds the body still whole.
+                if case .completed = result { unlink(encoded) } else { PartialFile.remove(decoded) }
+                return result
+            }
+            return await finish(job, file: file, finisher: finisher)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// The finish of a complete `file` (the partial file, or its decoded version).
+    private func finish(_ job: TransferJob, file: PartialFile, finisher: TransferFinisher?) async -> AttemptResult {
+        let length = file.length
+        do throws(TransferError) {
             guard let finisher else {
                 try await file.finish(at: job.destinationPath, folders: folders)
                 return .completed(length)

@@ -16,6 +16,8 @@ struct TransferJob: Sendable {
     var headers: [String: String] = [:]
     /// The caller's tag (for the finisher).
     var tag: String?
+    /// The `Content-Encoding` of the bytes already on disk, as journaled (see ``ContentDecoding``).
+    var contentEncoding: String?
 }
 
 /// What the runner learns as it goes, reported to the session.
@@ -26,6 +28,8 @@ struct Checkpoint: Sendable {
     /// Bytes flushed to the device, when this checkpoint follows a flush.
     var durableBytes: Int64?
     var contentType: String?
+    /// A new body's `Content-Encoding` (`identity` when it has none); `nil` at a later checkpoint.
+    var contentEncoding: String?
 }
 
 /// How a runner reports to its session.
@@ -220,9 +224,10 @@ struct TransferRunner: Sendable {
     private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
         let onDisk = PartialFile.resumableLength(at: job.partialPath, validator: validator)
         var headers = HTTPHeaders()
-        for (name, value) in job.headers where name.lowercased() != "accept-encoding" { headers.add(name: name, value: value) }
+        for (name, value) in job.headers { headers.add(name: name, value: value) }
         if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)") }
-        headers.add(name: "Accept-Encoding", value: "identity")
+        // Bytes as stored, unless the caller asked for a coding (then decoded at the finish).
+        if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "identity") }
         for header in RangeRequest.headers(bytesOnDisk: onDisk, validator: validator) {
             headers.add(name: header.name, value: header.value)
         }
@@ -298,6 +303,8 @@ struct TransferRunner: Sendable {
                     reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
                     validator: writer.writtenValidator)
             }
+            var job = job
+            job.contentEncoding = writer.contentEncoding ?? job.contentEncoding
             return await finish(job, file: writer.file, length: received)
         }
     }

@@ -70,6 +70,9 @@ final class TransferJournal: Sendable {
         migrator.registerMigration("v2: request headers") { db in
             try db.alter(table: "transfer") { t in t.add(column: "requestHeaders", .text) }
         }
+        migrator.registerMigration("v3: content encoding") { db in
+            try db.alter(table: "transfer") { t in t.add(column: "contentEncoding", .text) }
+        }
         return migrator
     }
 
@@ -122,7 +125,7 @@ final class TransferJournal: Sendable {
             record.id, record.seq, record.url, record.destination, record.partialFile, record.tag, record.state,
             record.receivedBytes, record.durableBytes, record.expectedBytes, record.etag, record.lastModified,
             record.contentType, record.errorCode, record.errorMessage, record.errorPermanent,
-            record.createdAt, updatedAt, record.requestHeaders,
+            record.createdAt, updatedAt, record.requestHeaders, record.contentEncoding,
         ]
         try db.cachedStatement(sql: storeSQL).execute(arguments: StatementArguments(values))
     }
@@ -132,7 +135,7 @@ final class TransferJournal: Sendable {
         let columns = [
             "id", "seq", "url", "destination", "partialFile", "tag", "state", "receivedBytes", "durableBytes",
             "expectedBytes", "etag", "lastModified", "contentType", "errorCode", "errorMessage", "errorPermanent",
-            "createdAt", "updatedAt", "requestHeaders",
+            "createdAt", "updatedAt", "requestHeaders", "contentEncoding",
         ]
         return """
             INSERT INTO transfer (\(columns.joined(separator: ", ")))
@@ -150,13 +153,13 @@ final class TransferJournal: Sendable {
                 sql: """
                     UPDATE transfer SET etag = ?, lastModified = ?, expectedBytes = ?, receivedBytes = ?,
                         durableBytes = COALESCE(?, MIN(durableBytes, ?)), contentType = COALESCE(?, contentType),
-                        updatedAt = ?
+                        contentEncoding = COALESCE(?, contentEncoding), updatedAt = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
                 checkpoint.validator.etag, checkpoint.validator.lastModified, checkpoint.expectedBytes,
                 checkpoint.receivedBytes, checkpoint.durableBytes, checkpoint.receivedBytes, checkpoint.contentType,
-                Date(), id.rawValue,
+                checkpoint.contentEncoding, Date(), id.rawValue,
             ])
         }
     }

@@ -28,6 +28,8 @@ struct TransferRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
     var updatedAt: Date
     /// The caller's request header fields, as JSON (`nil`: none).
     var requestHeaders: String?
+    /// The `Content-Encoding` of the body on disk, `identity` when it had none (`nil`: no body yet).
+    var contentEncoding: String? = nil
 
     var transferID: TransferID { TransferID(rawValue: id) }
     var transferState: TransferState { TransferState(rawValue: state) ?? .failed }

@@ -51,6 +51,8 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let cannotConnectToHost = Code(rawValue: "cannotConnectToHost")
         /// No answer in time (a request answered in memory).
         public static let timedOut = Code(rawValue: "timedOut")
+        /// The body was not valid in the content coding it came with (a damaged or cut-short gzip).
+        public static let cannotDecodeContent = Code(rawValue: "cannotDecodeContent")
         /// The request was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// The process ended while this file was being finished (``TransferSessionConfiguration/finisher``),

@@ -2,9 +2,10 @@
 /// API key), checked once when the transfer is created.
 ///
 /// The engine owns the fields that resuming depends on: `Range` and `If-Range` (a caller's own
-/// range would be spliced into the wrong file), `Accept-Encoding` (a compressed body cannot be
-/// resumed by byte offset, so only `identity` is allowed), and the framing fields the HTTP client
-/// sets (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`).
+/// range would be spliced into the wrong file), and the framing fields the HTTP client sets
+/// (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`). Without the caller's
+/// `Accept-Encoding`, the engine asks for `identity`; with one that names a coding, the body is
+/// stored as it comes and decoded (gzip, deflate) when the transfer finishes.
 public enum RequestHeaders {
     /// Field names a caller may not set, lowercased.
     static let reserved: Set<String> = [
@@ -24,11 +25,6 @@ public enum RequestHeaders {
             if reserved.contains(lower) {
                 throw TransferError(
                     .invalidRequest, "the '\(name)' header is set by the transfer engine, not by the caller", permanent: true)
-            }
-            if lower == "accept-encoding", value.lowercased() != "identity" {
-                throw TransferError(
-                    .invalidRequest, "downloads are fetched uncompressed (Accept-Encoding: identity) so they can resume",
-                    permanent: true)
             }
         }
         return headers

@@ -29,7 +29,8 @@ extension TransferSession {
         connectedHosts[id] = host
         let job = TransferJob(
             id: id, url: record.url, partialPath: record.partialFile, destinationPath: record.destination,
-            validator: record.validator, headers: record.headers, tag: record.tag)
+            validator: record.validator, headers: record.headers, tag: record.tag,
+            contentEncoding: record.contentEncoding)
         let reporter = TransferReporter(
             progress: { [weak self] received, expected in await self?.didReceive(id, received: received, expected: expected) },
             persist: Self.checkpointJournaling(id, in: journal),
@@ -80,6 +81,7 @@ extension TransferSession {
             record.expectedBytes = checkpoint.expectedBytes
             record.receivedBytes = checkpoint.receivedBytes
             record.contentType = checkpoint.contentType ?? record.contentType
+            record.contentEncoding = checkpoint.contentEncoding ?? record.contentEncoding
             if let durable = checkpoint.durableBytes {
                 record.durableBytes = durable
             } else {

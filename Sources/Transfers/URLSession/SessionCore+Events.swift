@@ -10,6 +10,11 @@ extension SessionCore {
         guard let number = byTransfer[event.transferID], let task = tasks[number], var book = books[number], !book.finished
         else { return }
         switch event {
+        case .responded, .progress: book.lastHeard = .now
+        default: break
+        }
+        books[number] = book
+        switch event {
         case .responded(_, let head):
             let response = task.url.flatMap {
                 HTTPURLResponse(url: $0, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: head.headers)
@@ -63,7 +68,7 @@ extension SessionCore {
     func transferCompleted(_ number: Int, location: URL) {
         guard var book = books[number], !book.finished, let task = tasks[number], let id = book.transfer else { return }
         book.finished = true
-        book.deadline?.cancel()
+        book.stopTimers()
         books[number] = book
         let engine = engine
         guard FileManager.default.fileExists(atPath: location.path) else {
@@ -114,7 +119,7 @@ extension SessionCore {
     func transferFailed(_ number: Int, _ error: TransferError) async {
         guard var book = books[number], !book.finished, let task = tasks[number] else { return }
         book.finished = true
-        book.deadline?.cancel()
+        book.stopTimers()
         books[number] = book
         var resumeData: Data?
         if let id = book.transfer {
@@ -133,7 +138,7 @@ extension SessionCore {
         guard let task = tasks[number] else { return }
         if var book = books[number] {
             book.finished = true
-            book.deadline?.cancel()
+            book.stopTimers()
             books[number] = book
         }
         let response = task.status.withLock { status -> URLResponse? in

@@ -22,6 +22,19 @@ actor SessionCore {
         /// When the resource timeout ends, while it runs; what is left of it, while suspended.
         var deadlineEnds: ContinuousClock.Instant?
         var timeLeft: Duration?
+        /// The request's own `timeoutInterval`, when it set one: the longest the task may hear
+        /// nothing (no response, no bytes) before it fails with `.timedOut` and resume data.
+        var idleLimit: Duration?
+        /// When the engine last told of the task's response or bytes (or it was resumed).
+        var lastHeard = ContinuousClock.now
+        var idleWatch: Task<Void, Never>?
+
+        /// Stops the timers (the task ends or is suspended).
+        mutating func stopTimers() {
+            deadline?.cancel()
+            idleWatch?.cancel()
+            (deadline, idleWatch) = (nil, nil)
+        }
     }
 
     /// What the engine's tag of a transfer holds for the task it belongs to.
@@ -134,9 +147,8 @@ actor SessionCore {
             await resume(task)
         case .suspend(let task):
             guard var book = books[task.taskIdentifier], let id = book.transfer, let engine else { return }
-            // The resource timeout waits while the task is suspended.
-            book.deadline?.cancel()
-            book.deadline = nil
+            // The resource timeout waits while the task is suspended; the idle one starts again.
+            book.stopTimers()
             book.timeLeft = book.deadlineEnds.map { $0 - .now }
             book.deadlineEnds = nil
             books[task.taskIdentifier] = book
@@ -174,8 +186,11 @@ actor SessionCore {
         if let id = book.transfer {
             if let left = book.timeLeft {
                 (book.deadline, book.deadlineEnds, book.timeLeft) = (deadline(for: task, after: left), .now + left, nil)
-                books[number] = book
             }
+            if let limit = book.idleLimit, book.idleWatch == nil {
+                (book.lastHeard, book.idleWatch) = (.now, idleWatch(for: number, limit: limit))
+            }
+            books[number] = book
             do { try await engine.resume(id) } catch { logger.debug("resume had no effect", metadata: ["error": "\(error)"]) }
             return
         }
@@ -189,7 +204,14 @@ actor SessionCore {
                     throw TransferError(
                         .invalidRequest, "only GET requests without a body can be downloaded, not \(method)", permanent: true)
                 }
-                let headers = configuration.headers(for: request)
+                var headers = configuration.headers(for: request)
+                if request.timeoutInterval != 60, request.timeoutInterval > 0 {
+                    book.idleLimit = .milliseconds(Int64(request.timeoutInterval * 1000))
+                }
+                // As Apple's: compressed bodies asked for, and decoded before the file is handed over.
+                if !headers.keys.contains(where: { $0.lowercased() == "accept-encoding" }) {
+                    headers["Accept-Encoding"] = "gzip, deflate"
+                }
                 id = try await engine.start(
                     url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
             case .resumeData(let data):
@@ -216,6 +238,7 @@ actor SessionCore {
                 let left = Duration.milliseconds(Int64(limit * 1000))
                 (book.deadline, book.deadlineEnds) = (deadline(for: task, after: left), .now + left)
             }
+            if let limit = book.idleLimit { (book.lastHeard, book.idleWatch) = (.now, idleWatch(for: number, limit: limit)) }
             books[number] = book
         } catch {
             complete(number, error: URLError.download(error, url: task.url))
@@ -230,7 +253,7 @@ actor SessionCore {
             return
         }
         book.finished = true
-        book.deadline?.cancel()
+        book.stopTimers()
         books[number] = book
         var data: Data?
         if let id = book.transfer, let engine {
@@ -283,13 +306,42 @@ actor SessionCore {
     }
 
     private func resourceTimedOut(_ number: Int) async {
+        let message = "the download took longer than \(configuration.timeoutIntervalForResource) s (timeoutIntervalForResource)"
+        await timedOut(number, message)
+    }
+
+    /// Ends a task with `.timedOut`, its bytes kept as resume data.
+    private func timedOut(_ number: Int, _ message: String) async {
         guard var book = books[number], !book.finished, let task = tasks[number] else { return }
         book.finished = true
+        book.stopTimers()
         books[number] = book
         var data: Data?
         if let id = book.transfer { data = await detach(id) }
-        let message = "the download took longer than \(configuration.timeoutIntervalForResource) s (timeoutIntervalForResource)"
         complete(number, error: URLError.make(.timedOut, message, url: task.url, resumeData: data))
+    }
+
+    /// Watches a task whose request set its own `timeoutInterval` (`limit`): when the engine has
+    /// told nothing of it for that long (no response, no bytes; a retry's wait counts as silence),
+    /// the task fails with `.timedOut` and resume data, as Apple's does.
+    private func idleWatch(for number: Int, limit: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            var wait = limit
+            while (try? await Task.sleep(for: max(wait, .milliseconds(1)))) != nil {
+                guard let self, let next = await self.quietLeft(number, limit: limit) else { return }
+                wait = next
+            }
+        }
+    }
+
+    /// How long the task may still stay quiet; `nil` when it has ended, or has just timed out.
+    private func quietLeft(_ number: Int, limit: Duration) async -> Duration? {
+        guard let book = books[number], !book.finished else { return nil }
+        let quiet = ContinuousClock.now - book.lastHeard
+        if quiet < limit { return limit - quiet }
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        await timedOut(number, "no answer or data for \(seconds) s (the request's timeoutInterval)")
+        return nil
     }
 
     func tag(for task: ResumableDownloadTask) -> String {

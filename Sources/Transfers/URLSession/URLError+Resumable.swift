@@ -32,6 +32,7 @@ extension URLError {
         case .diskFull, .fileSystem: code = .cannotWriteToFile
         case .sessionLocked: code = .backgroundSessionInUseByAnotherProcess
         case .invalidResumeData: code = .cannotDecodeRawData
+        case .cannotDecodeContent: code = .cannotDecodeContentData
         case .serverCertificateUntrusted: code = .serverCertificateUntrusted
         case .serverCertificateHasBadDate: code = .serverCertificateHasBadDate
         case .secureConnectionFailed: code = .secureConnectionFailed
