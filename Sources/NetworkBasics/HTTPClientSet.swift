@@ -9,7 +9,7 @@ public final class HTTPClientSet: Sendable {
     private let configuration: HTTPClient.Configuration
     /// The proxies requests go through.
     public let proxies: ProxySettings
-    private let clients = Mutex<[Key: HTTPClient]>([:])
+    private let clients = Mutex<(made: [Key: HTTPClient], shutDown: Bool)>(([:], false))
 
     private struct Key: Hashable {
         let server: ProxySettings.Server?
@@ -34,24 +34,37 @@ public final class HTTPClientSet: Sendable {
         return client(for: parsed)
     }
 
+    /// After ``shutdown()``, a client asked for (by a request that was on its way) is made shut
+    /// down: its requests fail at once with `HTTPClientError.alreadyShutdown`.
     private func client(through server: ProxySettings.Server?, decompressing: Bool = false) -> HTTPClient {
-        clients.withLock { clients in
+        let (client, late) = clients.withLock { clients -> (HTTPClient, Bool) in
             let key = Key(server: server, decompressing: decompressing)
-            if let client = clients[key] { return client }
+            if let client = clients.made[key] { return (client, false) }
             var configuration = configuration
             configuration.proxy = server.map(Self.proxy)
             if decompressing { configuration.decompression = .enabled(limit: .none) }
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            clients[key] = client
-            return client
+            if clients.shutDown { return (client, true) }
+            clients.made[key] = client
+            return (client, false)
         }
+        if late { try? client.syncShutdown() }
+        return client
+    }
+
+    /// A set dropped without ``shutdown()`` (its owner was never closed) shuts its clients down
+    /// as it goes, instead of leaving them to end the process (AsyncHTTPClient traps on a client
+    /// deinitialized while running).
+    deinit {
+        let left = clients.withLock { $0.made.values }
+        for client in left { client.shutdown { _ in } }
     }
 
     /// Shuts every client down.
     public func shutdown() async {
         let all = clients.withLock { clients in
-            defer { clients.removeAll() }
-            return Array(clients.values)
+            defer { clients = ([:], true) }
+            return Array(clients.made.values)
         }
         for client in all { try? await client.shutdown() }
     }
