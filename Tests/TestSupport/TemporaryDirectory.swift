@@ -7,11 +7,11 @@ public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async thr
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("halftunes-test-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer {
-        TestAgents.stop(homesIn: url)
-        try? FileManager.default.removeItem(at: url)
-    }
-    return try await body(url)
+    let result: Result<T, any Error>
+    do { result = .success(try await body(url)) } catch { result = .failure(error) }
+    await TestAgents.stop(homesIn: url)
+    try? FileManager.default.removeItem(at: url)
+    return try result.get()
 }
 
 /// Sweeps once per test process, before its first temporary folder.

@@ -27,13 +27,19 @@ public enum TestAgents {
     /// Stops every `halftunes agent` of this user whose `--home` is `folder` or inside it, and
     /// waits until each has gone: `signal` first (SIGTERM: it stops cleanly; SIGKILL: a crash),
     /// SIGKILL after 30 s. Returns how many there were, and how many needed that SIGKILL.
+    ///
+    /// It waits with `Task.sleep`, holding none of the few threads the suite's tests share (a
+    /// wait that held them stalled every other test of the process, and the servers in it).
     @discardableResult
-    public static func stop(homesIn folder: URL, signal: Int32 = SIGTERM) -> (stopped: Int, killed: Int) {
+    public static func stop(homesIn folder: URL, signal: Int32 = SIGTERM) async -> (stopped: Int, killed: Int) {
         let agents = running(homesIn: folder)
         guard !agents.isEmpty else { return (0, 0) }
         for pid in agents { kill(pid, signal) }
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, agents.contains(where: isRunning) { usleep(20_000) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, agents.contains(where: isRunning) {
+            // Not cut short by the test's cancellation: the agents are waited for all the same.
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         let stuck = agents.filter(isRunning)
         for pid in stuck { kill(pid, SIGKILL) }
         return (agents.count, signal == SIGKILL ? 0 : stuck.count)

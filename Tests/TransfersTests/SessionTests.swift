@@ -196,6 +196,9 @@ struct SessionTests {
     func pausedStaysPaused() async throws {
         try await withDemoCatalog { catalog, url in
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1022)
+            // Paused mid-download whatever the machine's speed: the body waits at 300 KB.
+            catalog.hold(1022, atByte: 300_000)
+            defer { catalog.release(1022) }
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("song.wav")
                 let first = try await TransferSession.open(identifier: "s", directory: folder, logger: quietLogger("t"))

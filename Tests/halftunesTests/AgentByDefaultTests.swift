@@ -32,7 +32,11 @@ struct AgentByDefaultTests {
                 let setup = try AgentSetup(folder: folder, catalog: url)
                 try await setup.stoppingAgent {
                     let ids = [1001, 1002, 1006]
-                    for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: id) }
+                    // Mid-batch whatever the machine's speed: each body waits at 300 KB until released.
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+                        catalog.hold(id, atByte: 300_000)
+                    }
                     // `script` runs the command on a pty of its own; killed, it closes the pty's master
                     // and the kernel hangs up the command, as when a terminal window closes.
                     let line =
@@ -55,6 +59,10 @@ struct AgentByDefaultTests {
                     #expect(gone, "the command outlived its terminal")
                     // No client is left, and the files are not all in yet: the agent goes on alone.
                     #expect(try await setup.library().count < ids.count)
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(), for: id)
+                        catalog.release(id)
+                    }
                     var library: [Int: [String: Any]] = [:]
                     for _ in 0..<600 where library.count < ids.count {
                         try await Task.sleep(for: .milliseconds(50))
@@ -73,19 +81,23 @@ struct AgentByDefaultTests {
                 let setup = try AgentSetup(folder: folder, catalog: url)
                 try await setup.stoppingAgent {
                     let ids = [1001, 1006]
-                    for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
+                    // Mid-body whatever the machine's speed: each body waits at 300 KB until released.
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+                        catalog.hold(id, atByte: 300_000)
+                    }
                     let detached = try await setup.run(["download", "--detach"] + ids.map(String.init))
                     #expect(detached.status == 0, "\(detached.stderr)")
                     let first = try #require(try await setup.agentPID())
-                    // Mid-body: some bytes of each are in.
-                    for _ in 0..<400 where catalog.previewRequests.count < ids.count {
-                        try await Task.sleep(for: .milliseconds(25))
-                    }
-                    try await Task.sleep(for: .milliseconds(300))
+                    // Some bytes of each are in.
+                    #expect(await eventually(within: .seconds(20)) { ids.allSatisfy { catalog.bytesSent(for: $0) > 100_000 } })
                     kill(first, SIGKILL)
-                    for _ in 0..<200 where kill(first, 0) == 0 { try await Task.sleep(for: .milliseconds(25)) }
+                    #expect(await eventually(within: .seconds(5)) { kill(first, 0) != 0 })
                     #expect(try await setup.library().isEmpty, "killed before any file was in")
-                    for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(), for: id)
+                        catalog.release(id)
+                    }
                     let waited = try await setup.run(["wait"] + ids.map(String.init))
                     #expect(waited.status == 0, "\(waited.stdout) \(waited.stderr)")
                     let second = try #require(try await setup.agentPID())
@@ -104,7 +116,11 @@ struct AgentByDefaultTests {
                 let setup = try AgentSetup(folder: folder, catalog: url)
                 try await setup.stoppingAgent {
                     let ids = [1001, 1002, 1006]
-                    for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: id) }
+                    // Still downloading while the other commands act, whatever the machine's speed.
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+                        catalog.hold(id, atByte: 300_000)
+                    }
                     let detached = try await setup.run(["download", "--detach"] + ids.map(String.init))
                     #expect(detached.status == 0, "\(detached.stderr)")
                     let agent = try #require(try await setup.agentPID())
@@ -129,7 +145,10 @@ struct AgentByDefaultTests {
                     #expect(stopped.status == 0, "\(stopped.stderr)")
                     #expect(stopped.stdout.contains("the agent goes on with the downloads"), "\(stopped.stdout)")
                     #expect(try await setup.agentPID() == agent, "stopping serve stopped the agent")
-                    for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(), for: id)
+                        catalog.release(id)
+                    }
                     let resumed = try await setup.run(["resume", "1002"])
                     #expect(resumed.status == 0, "\(resumed.stderr)")
                     let waited = try await setup.run(["wait", "1001", "1002"])

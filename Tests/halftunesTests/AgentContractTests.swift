@@ -20,14 +20,21 @@ struct AgentContractTests {
                 let setup = try AgentSetup(folder: folder, catalog: url)
                 try await setup.stoppingAgent {
                     let ids = [1001, 1006]
-                    for id in ids { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
+                    // Mid-batch whatever the machine's speed: each body waits at 400 KB until released.
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+                        catalog.hold(id, atByte: 400_000)
+                    }
                     let detached = try await setup.run(["download", "--detach"] + ids.map(String.init))
                     #expect(detached.status == 0, "\(detached.stderr)")
                     let first = try #require(try await setup.agentPID())
                     #expect(await eventually(within: .seconds(20)) { ids.allSatisfy { catalog.bytesSent(for: $0) > 100_000 } })
                     kill(first, SIGKILL)
                     #expect(await eventually(within: .seconds(5)) { kill(first, 0) != 0 })
-                    for id in ids { catalog.setFaults(PreviewFaults(), for: id) }
+                    for id in ids {
+                        catalog.setFaults(PreviewFaults(), for: id)
+                        catalog.release(id)
+                    }
                     let listed = try await setup.run(["list"])
                     #expect(listed.status == 0, "\(listed.stderr)")
                     let second = try #require(try await setup.agentPID())

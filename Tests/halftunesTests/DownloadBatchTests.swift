@@ -94,7 +94,11 @@ struct DownloadBatchTests {
         try await withDemoCatalog { catalog, url in
             let ids = Array(1011...1016)
             // The first two slow: at a limit of 2 (slices of one id) they hold the queue full.
-            for id in ids.prefix(2) { catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id) }
+            // Mid-download whatever the machine's speed: their bodies wait at 500 KB until released.
+            for id in ids.prefix(2) {
+                catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+                catalog.hold(id, atByte: 500_000)
+            }
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
                 let environment = halftunesEnvironment(home: home, catalog: url)
@@ -110,7 +114,10 @@ struct DownloadBatchTests {
                 let downloads = try #require(object["downloads"] as? [[String: Any]])
                 #expect(Set(downloads.compactMap { $0["id"] as? Int }) == Set(ids.prefix(2)))
 
-                for id in ids.prefix(2) { catalog.setFaults(PreviewFaults(), for: id) }
+                for id in ids.prefix(2) {
+                    catalog.setFaults(PreviewFaults(), for: id)
+                    catalog.release(id)
+                }
                 let second = try await ChildProcess.run(binary, arguments, environment: environment)
                 #expect(second.status == 0, "\(second.stderr)")
                 let library = home.appendingPathComponent("library")
@@ -119,7 +126,9 @@ struct DownloadBatchTests {
                 for id in ids {
                     let preview = try #require(catalog.preview(for: id))
                     let name = try #require(files.first { $0.hasSuffix("[\(id)].wav") })
-                    #expect(try Data(contentsOf: library.appendingPathComponent(name)) == preview.data, "\(name)")
+                    // The audio as sent (an agent `list` brings up may tag what it resumes).
+                    let onDisk = try Data(contentsOf: library.appendingPathComponent(name))
+                    #expect(WAVAudio.audioHash(onDisk) == WAVAudio.audioHash(preview.data), "\(name)")
                     let requests = catalog.previewRequests.filter { $0.trackId == id }
                     // The two cut short resume with a range; the others were never asked for before.
                     #expect(requests.map(\.status) == (ids.prefix(2).contains(id) ? [200, 206] : [200]), "\(id)")

@@ -103,6 +103,8 @@ struct DownloadCommandTests {
         try await withDemoCatalog { catalog, url in
             let preview = try #require(catalog.preview(for: 1005))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1005)
+            // Mid-download whatever the machine's speed: the body waits at 600 KB until released.
+            catalog.hold(1005, atByte: 600_000)
             try await withTemporaryDirectory { home in
                 let binary = try BuiltProducts.halftunes
                 let environment = halftunesEnvironment(home: home, catalog: url)
@@ -115,6 +117,7 @@ struct DownloadCommandTests {
                 #expect(parts.count == 1)
 
                 catalog.setFaults(PreviewFaults(), for: 1005)
+                catalog.release(1005)
                 let second = try await ChildProcess.run(binary, ["download", "1005", "--json"], environment: environment)
                 #expect(second.status == 0, "\(second.stderr)")
                 let files = filesIn(home.appendingPathComponent("library"))

@@ -10,6 +10,6 @@ import TestSupport
 /// agent, which resumes from the journal and the bytes on disk.
 func crashOwners(_ command: ChildProcess, home: URL) async -> ChildProcess.Result {
     command.signal(SIGKILL)
-    TestAgents.stop(homesIn: home, signal: SIGKILL)
+    await TestAgents.stop(homesIn: home, signal: SIGKILL)
     return await command.wait()
 }

@@ -22,7 +22,7 @@ struct ReadOnlyHomeTests {
                 // The home turns read-only under no agent (one that runs on would keep writing it);
                 // the agent stopped closes its databases, folding their logs in.
                 let started = Date()
-                let stop = TestAgents.stop(homesIn: home)
+                let stop = await TestAgents.stop(homesIn: home)
                 let took = Date().timeIntervalSince(started)
                 #expect(stop.stopped == 1 && stop.killed == 0, "SIGTERM did not end the agent in 30 s")
                 let files = try FileManager.default.subpathsOfDirectory(atPath: home.path)

@@ -15,6 +15,8 @@ struct StalePreviewTests {
         _ id: Int, catalog: DemoCatalog, home: URL, url: URL, staleStatus: Int = 404
     ) async throws {
         catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
+        // Mid-download whatever the machine's speed: the body waits at 400 KB until released.
+        catalog.hold(id, atByte: 400_000)
         let first = try ChildProcess(
             try BuiltProducts.halftunes, ["download", "\(id)", "--json"],
             environment: halftunesEnvironment(home: home, catalog: url))
@@ -22,6 +24,7 @@ struct StalePreviewTests {
         let pause = try await runHalftunes(["pause", "\(id)"], home: home, catalog: url)
         #expect(pause.status == 0, "\(pause.stderr)")
         _ = await crashOwners(first, home: home)
+        catalog.release(id)
         catalog.expirePreviewURL(of: id, answering: staleStatus)
     }
 

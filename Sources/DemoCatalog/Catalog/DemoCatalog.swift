@@ -35,6 +35,7 @@ public final class DemoCatalog: Sendable {
         var artworkRequests = 0
         var previewGenerations: [Int: Int] = [:]
         var staleStatuses: [Int: Int] = [:]
+        var holds: [Int: Int] = [:]
     }
 
     /// A synthesized preview and its validators.
@@ -95,6 +96,21 @@ public final class DemoCatalog: Sendable {
             if let trackId { state.faults[trackId] = faults } else { state.defaultFaults = faults }
         }
     }
+
+    /// Holds a track's preview bodies at byte `offset` of the file: every answer sends the bytes
+    /// before it, then waits there (its connection open) until ``release(_:)``. A test's action
+    /// "mid-download" then happens mid-download, however slow the machine.
+    public func hold(_ trackId: Int, atByte offset: Int) {
+        state.withLock { $0.holds[trackId] = offset }
+    }
+
+    /// Lets held answers of a track's preview go on (see ``hold(_:atByte:)``).
+    public func release(_ trackId: Int) {
+        state.withLock { _ = $0.holds.removeValue(forKey: trackId) }
+    }
+
+    /// Where a track's preview bodies stop, while held.
+    func holdPoint(of trackId: Int) -> Int? { state.withLock { $0.holds[trackId] } }
 
     /// Every preview request answered so far, oldest first.
     public var previewRequests: [PreviewRequest] { state.withLock { $0.requests } }

@@ -66,7 +66,7 @@ extension DemoCatalog {
         }
         let body = preview.data[bytes]
         let dropAfter = faults.drops > 0 ? faults.dropAfterBytes : nil
-        guard faults.bytesPerSecond != nil || dropAfter != nil else {
+        guard faults.bytesPerSecond != nil || dropAfter != nil || holdPoint(of: id) != nil else {
             countSent(body.count, for: id)
             return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
@@ -86,7 +86,15 @@ extension DemoCatalog {
         var offset = body.startIndex
         var sent = 0
         while offset < body.endIndex {
+            // The slice keeps the file's offsets: a hold stops at the same byte of the file
+            // whatever range was asked.
+            // (At most a minute, so that a test that forgot to release cannot hang its server's shutdown.)
+            let holdEnds = ContinuousClock.now + .seconds(60)
+            while let held = holdPoint(of: trackId), offset >= held, ContinuousClock.now < holdEnds {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             var end = min(offset + chunk, body.endIndex)
+            if let held = holdPoint(of: trackId), held > offset { end = min(end, held) }
             if let dropAfter { end = min(end, body.startIndex + dropAfter) }
             if end > offset {
                 try await writer.write(ByteBuffer(bytes: body[offset..<end]))
