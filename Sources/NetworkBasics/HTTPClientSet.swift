@@ -48,7 +48,8 @@ public final class HTTPClientSet: Sendable {
             clients.made[key] = client
             return (client, false)
         }
-        if late { try? client.syncShutdown() }
+        // Not syncShutdown: this may run on an event loop, which that would wait on for ever.
+        if late { client.shutdown { _ in } }
         return client
     }
 

@@ -75,7 +75,8 @@ struct ForgetTests {
                 for index in 0..<count {
                     let destination = folder.appendingPathComponent("files/\(index).wav")
                     ids.append(try await session.start(url: previewURL(url, 1001), destination: destination))
-                    #expect(try await session.wait(for: ids.last!).state == .completed)
+                    let ended = try await session.wait(for: ids.last!)
+                    #expect(ended.state == .completed, "\(ended.failure.map(String.init(describing:)) ?? "no failure")")
                 }
                 for id in ids { try await session.forget(id) }
                 let left = try await journaled(in: folder)

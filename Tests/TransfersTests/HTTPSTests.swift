@@ -35,6 +35,8 @@ struct HTTPSTests {
                     #expect(try sha256Hex(#require(recorder.file(of: task))) == sha256Hex(catalog.preview(for: 1001)!.data))
 
                     catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1002)
+                    // Paused mid-download whatever the machine's speed: the body waits at 300 KB.
+                    catalog.hold(1002, atByte: 300_000)
                     let slow = session.downloadTask(with: previewURL(base, 1002))
                     slow.resume()
                     await recorder.wrote(slow, atLeast: 100_000)
@@ -42,6 +44,7 @@ struct HTTPSTests {
                         slow.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
                     }
                     catalog.setFaults(PreviewFaults(), for: 1002)
+                    catalog.release(1002)
                     let resumed = session.downloadTask(withResumeData: try #require(resumeData))
                     resumed.resume()
                     #expect(await recorder.completion(of: resumed) == nil)

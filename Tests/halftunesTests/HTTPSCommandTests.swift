@@ -35,10 +35,13 @@ struct HTTPSCommandTests {
                 #expect(catalog.artworkRequests > 0, "the covers came over HTTPS too")
 
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1005)
+                // Killed mid-download whatever the machine's speed: the body waits at 500 KB.
+                catalog.hold(1005, atByte: 500_000)
                 let first = try ChildProcess(binary, ["download", "1005", "--json"], environment: bundled)
                 #expect(await first.waitForLine { receivedBytes($0, atLeast: 300_000) } != nil)
                 _ = await crashOwners(first, home: home)
                 catalog.setFaults(PreviewFaults(), for: 1005)
+                catalog.release(1005)
                 let second = try await ChildProcess.run(binary, ["download", "1005"], environment: bundled)
                 #expect(second.status == 0, "\(second.stderr)")
                 let requests = catalog.previewRequests.filter { $0.trackId == 1005 }
