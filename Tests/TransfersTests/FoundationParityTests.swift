@@ -93,9 +93,27 @@ struct FoundationParityTests {
                     try await writer.finish(nil)
                 })
         }
+        // Slow but never silent for 1 s: 10 pieces 300 ms apart.
+        router.get("/steady") { _, _ in
+            Response(
+                status: .ok, headers: [.contentLength: "\(body.count)"],
+                body: ResponseBody { writer in
+                    for piece in 0..<10 {
+                        try await Task.sleep(for: .milliseconds(300))
+                        try await writer.write(ByteBuffer(data: body[(piece * 20_000)..<((piece + 1) * 20_000)]))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         try await withTestServer(router) { base in
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
+                    // Bytes that keep coming, 3 s in all, are not silence.
+                    var steadyRequest = URLRequest(url: base.appendingPathComponent("steady"))
+                    steadyRequest.timeoutInterval = 1
+                    let steady = session.downloadTask(with: steadyRequest)
+                    steady.resume()
+                    #expect(await recorder.completion(of: steady) == nil)
                     var request = URLRequest(url: base.appendingPathComponent("pausing"))
                     request.timeoutInterval = 1
                     let task = session.downloadTask(with: request)
