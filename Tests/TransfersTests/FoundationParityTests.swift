@@ -93,14 +93,14 @@ struct FoundationParityTests {
                     try await writer.finish(nil)
                 })
         }
-        // Slow but never silent for 1 s: 10 pieces 300 ms apart.
+        // Slow but never silent for long: 16 pieces 250 ms apart, 4 s in all.
         router.get("/steady") { _, _ in
             Response(
                 status: .ok, headers: [.contentLength: "\(body.count)"],
                 body: ResponseBody { writer in
-                    for piece in 0..<10 {
-                        try await Task.sleep(for: .milliseconds(300))
-                        try await writer.write(ByteBuffer(data: body[(piece * 20_000)..<((piece + 1) * 20_000)]))
+                    for piece in 0..<16 {
+                        try await Task.sleep(for: .milliseconds(250))
+                        try await writer.write(ByteBuffer(data: body[(piece * 12_500)..<((piece + 1) * 12_500)]))
                     }
                     try await writer.finish(nil)
                 })
@@ -108,9 +108,9 @@ struct FoundationParityTests {
         try await withTestServer(router) { base in
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
-                    // Bytes that keep coming, 3 s in all, are not silence.
+                    // Bytes that keep coming for 4 s are not silence, with a limit of 2 s.
                     var steadyRequest = URLRequest(url: base.appendingPathComponent("steady"))
-                    steadyRequest.timeoutInterval = 1
+                    steadyRequest.timeoutInterval = 2
                     let steady = session.downloadTask(with: steadyRequest)
                     steady.resume()
                     #expect(await recorder.completion(of: steady) == nil)
