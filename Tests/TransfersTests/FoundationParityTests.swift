@@ -93,9 +93,27 @@ struct FoundationParityTests {
                     try await writer.finish(nil)
                 })
         }
+        // Slow but never silent for long: 16 pieces 250 ms apart, 4 s in all.
+        router.get("/steady") { _, _ in
+            Response(
+                status: .ok, headers: [.contentLength: "\(body.count)"],
+                body: ResponseBody { writer in
+                    for piece in 0..<16 {
+                        try await Task.sleep(for: .milliseconds(250))
+                        try await writer.write(ByteBuffer(data: body[(piece * 12_500)..<((piece + 1) * 12_500)]))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         try await withTestServer(router) { base in
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
+                    // Bytes that keep coming for 4 s are not silence, with a limit of 2 s.
+                    var steadyRequest = URLRequest(url: base.appendingPathComponent("steady"))
+                    steadyRequest.timeoutInterval = 2
+                    let steady = session.downloadTask(with: steadyRequest)
+                    steady.resume()
+                    #expect(await recorder.completion(of: steady) == nil)
                     var request = URLRequest(url: base.appendingPathComponent("pausing"))
                     request.timeoutInterval = 1
                     let task = session.downloadTask(with: request)

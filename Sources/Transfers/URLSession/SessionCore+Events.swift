@@ -10,7 +10,8 @@ extension SessionCore {
         guard let number = byTransfer[event.transferID], let task = tasks[number], var book = books[number], !book.finished
         else { return }
         switch event {
-        case .responded, .progress: book.lastHeard = .now
+        case .responded: book.lastHeard = .now
+        case .progress(_, let received, _): (book.lastHeard, book.heardBytes) = (.now, max(book.heardBytes, received))
         default: break
         }
         books[number] = book

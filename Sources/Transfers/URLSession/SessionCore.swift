@@ -27,6 +27,9 @@ actor SessionCore {
         var idleLimit: Duration?
         /// When the engine last told of the task's response or bytes (or it was resumed).
         var lastHeard = ContinuousClock.now
+        /// The most bytes known to have arrived when `lastHeard` was set: events can lag behind
+        /// the bytes in a busy process, so the idle check also looks at the engine and the disk.
+        var heardBytes: Int64 = 0
         var idleWatch: Task<Void, Never>?
 
         /// Stops the timers (the task ends or is suspended).
@@ -229,6 +232,7 @@ actor SessionCore {
                     throw TransferError(.invalidResumeData, "the resume data is already in use by task \(other)", permanent: true)
                 }
                 book.announcesResume = true
+                book.heardBytes = resume.bytesOnDisk
             }
             folders.recordIdentifier(number)
             book.transfer = id
@@ -293,55 +297,6 @@ actor SessionCore {
         guard let engine, let snapshot = await engine.transfer(id), snapshot.state == .completed else { return }
         try? FileManager.default.removeItem(at: snapshot.destination)
         try? await engine.forget(id)
-    }
-
-    /// Fails the task with `timedOut` (and resume data) once what is left of
-    /// ``ResumableURLSessionConfiguration/timeoutIntervalForResource`` (`left`) has passed.
-    private func deadline(for task: ResumableDownloadTask, after left: Duration) -> Task<Void, Never> {
-        let number = task.taskIdentifier
-        return Task { [weak self] in
-            guard (try? await Task.sleep(for: max(left, .zero))) != nil else { return }
-            await self?.resourceTimedOut(number)
-        }
-    }
-
-    private func resourceTimedOut(_ number: Int) async {
-        let message = "the download took longer than \(configuration.timeoutIntervalForResource) s (timeoutIntervalForResource)"
-        await timedOut(number, message)
-    }
-
-    /// Ends a task with `.timedOut`, its bytes kept as resume data.
-    private func timedOut(_ number: Int, _ message: String) async {
-        guard var book = books[number], !book.finished, let task = tasks[number] else { return }
-        book.finished = true
-        book.stopTimers()
-        books[number] = book
-        var data: Data?
-        if let id = book.transfer { data = await detach(id) }
-        complete(number, error: URLError.make(.timedOut, message, url: task.url, resumeData: data))
-    }
-
-    /// Watches a task whose request set its own `timeoutInterval` (`limit`): when the engine has
-    /// told nothing of it for that long (no response, no bytes; a retry's wait counts as silence),
-    /// the task fails with `.timedOut` and resume data, as Apple's does.
-    private func idleWatch(for number: Int, limit: Duration) -> Task<Void, Never> {
-        Task { [weak self] in
-            var wait = limit
-            while (try? await Task.sleep(for: max(wait, .milliseconds(1)))) != nil {
-                guard let self, let next = await self.quietLeft(number, limit: limit) else { return }
-                wait = next
-            }
-        }
-    }
-
-    /// How long the task may still stay quiet; `nil` when it has ended, or has just timed out.
-    private func quietLeft(_ number: Int, limit: Duration) async -> Duration? {
-        guard let book = books[number], !book.finished else { return nil }
-        let quiet = ContinuousClock.now - book.lastHeard
-        if quiet < limit { return limit - quiet }
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-        await timedOut(number, "no answer or data for \(seconds) s (the request's timeoutInterval)")
-        return nil
     }
 
     func tag(for task: ResumableDownloadTask) -> String {
