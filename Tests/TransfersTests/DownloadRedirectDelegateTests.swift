@@ -10,7 +10,8 @@ import Transfers
 #endif
 
 /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` for download
-/// tasks: the delegate sees each hop before it is followed, and refusing it fails the task.
+/// tasks: the delegate sees each hop before it is followed; refusing it fails the task, or hands
+/// the 3xx's own body over as the file where error bodies are delivered, as Apple's does.
 @Suite("Redirects of download tasks seen by the delegate", .timeLimit(.minutes(1)))
 struct DownloadRedirectDelegateTests {
     final class Redirects: ResumableDownloadDelegate, Sendable {
@@ -43,7 +44,11 @@ struct DownloadRedirectDelegateTests {
     /// `/hop` is a 307 to `/end`, which serves 100 kB and counts.
     private func router(ends: RequestLog<String>) -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/hop") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/end"]) }
+        router.get("/hop") { _, _ in
+            Response(
+                status: .temporaryRedirect, headers: [.location: "/end"],
+                body: .init(byteBuffer: ByteBuffer(string: "<a href=\"/end\">moved</a>")))
+        }
         router.get("/end") { _, _ in
             ends.append("end")
             return Response(
@@ -53,14 +58,19 @@ struct DownloadRedirectDelegateTests {
         return router
     }
 
-    private func download(_ url: URL, delegate: Redirects, folder: URL) async -> (file: Data?, error: (any Error)?) {
+    private func download(
+        _ url: URL, delegate: Redirects, folder: URL, deliversBodies: Bool = false
+    ) async -> (file: Data?, error: (any Error)?, status: Int?) {
         let configuration = ResumableURLSessionConfiguration.ephemeral
         configuration.stateDirectory = folder
+        configuration.deliversHTTPErrorBodies = deliversBodies
         let session = ResumableURLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
-        session.downloadTask(with: url).resume()
+        let task = session.downloadTask(with: url)
+        task.resume()
         var ends = delegate.ended.stream.makeAsyncIterator()
-        return await ends.next() ?? (nil, nil)
+        let (file, error) = await ends.next() ?? (nil, nil)
+        return (file, error, (task.response as? HTTPURLResponse)?.statusCode)
     }
 
     @Test("the delegate sees the 307 and the next request; answering it follows, and the file arrives")
@@ -69,7 +79,7 @@ struct DownloadRedirectDelegateTests {
         try await withTestServer(router(ends: ends)) { base in
             try await withTemporaryDirectory { folder in
                 let delegate = Redirects(follows: true)
-                let (file, error) = await download(base.appendingPathComponent("hop"), delegate: delegate, folder: folder)
+                let (file, error, _) = await download(base.appendingPathComponent("hop"), delegate: delegate, folder: folder)
                 #expect(error == nil)
                 #expect(file?.count == 100_000)
                 let asked = delegate.asked.withLock { $0 }
@@ -85,11 +95,28 @@ struct DownloadRedirectDelegateTests {
         try await withTestServer(router(ends: ends)) { base in
             try await withTemporaryDirectory { folder in
                 let delegate = Redirects(follows: false)
-                let (file, error) = await download(base.appendingPathComponent("hop"), delegate: delegate, folder: folder)
+                let (file, error, _) = await download(base.appendingPathComponent("hop"), delegate: delegate, folder: folder)
                 #expect(file == nil)
                 let failure = try #require(error as? URLError)
                 #expect(failure.code == .badServerResponse)
                 #expect(failure.localizedDescription.contains("307"), "\(failure.localizedDescription)")
+                #expect(ends.count == 0)
+                #expect(delegate.asked.withLock { $0.count } == 1)
+            }
+        }
+    }
+
+    @Test("with error bodies delivered, answering nil hands the 307's own body over as the file, its response the 307")
+    func refusedDelivered() async throws {
+        let ends = RequestLog<String>()
+        try await withTestServer(router(ends: ends)) { base in
+            try await withTemporaryDirectory { folder in
+                let delegate = Redirects(follows: false)
+                let (file, error, status) = await download(
+                    base.appendingPathComponent("hop"), delegate: delegate, folder: folder, deliversBodies: true)
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(file == Data("<a href=\"/end\">moved</a>".utf8))
+                #expect(status == 307)
                 #expect(ends.count == 0)
                 #expect(delegate.asked.withLock { $0.count } == 1)
             }

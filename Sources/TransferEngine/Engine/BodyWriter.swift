@@ -22,6 +22,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         case decided(ResponseDecision)
         /// The server sent more than it announced.
         case tooLong(expected: Int64)
+        /// The redirect to `location` (as the server wrote it) was refused, and its body is not
+        /// a file to deliver.
+        case redirectRefused(location: String, status: Int)
     }
 
     let job: TransferJob
@@ -84,16 +87,21 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private let cap: BandwidthCap?
     /// Whether an error status's body is written as the file (``TransferSessionConfiguration/deliversErrorBodies``).
     private let deliversErrorBodies: Bool
+    /// Whether a redirect (its status and `Location`) is followed: asked before the body is
+    /// read, so that a refused one's body can be the file when error bodies are delivered.
+    private let follows: @Sendable (_ status: Int, _ location: String) async -> Bool
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
         progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil, deliversErrorBodies: Bool = false,
+        follows: @escaping @Sendable (_ status: Int, _ location: String) async -> Bool = { _, _ in true },
         persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         forward: @escaping @Sendable (Update) async -> Void
     ) {
         self.cap = cap
         self.deliversErrorBodies = deliversErrorBodies
+        self.follows = follows
         self.job = job
         self.requestedOffset = requestedOffset
         self.bytesOnDisk = bytesOnDisk
@@ -119,11 +127,31 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator,
             deliversErrorBodies: deliversErrorBodies)
+        if case .redirect(let location, let status) = decision {
+            // A hop on the way, not the transfer's response, unless it is refused.
+            let asking = task.eventLoop.makePromise(of: Bool.self)
+            let follows = follows
+            asking.completeWithTask { await follows(status, location) }
+            return asking.futureResult.flatMap { follow in
+                if follow { return task.eventLoop.makeFailedFuture(Stop.decided(decision)) }
+                guard self.deliversErrorBodies else {
+                    return task.eventLoop.makeFailedFuture(Stop.redirectRefused(location: location, status: status))
+                }
+                return self.begin(task: task, head: head, summary: summary, offset: 0, total: summary.contentLength)
+            }
+        }
         guard case .write(let offset, let total) = decision else {
-            // A redirect is a hop on the way, not the transfer's response.
-            if case .redirect = decision {} else { report(head, bodyOffset: nil, expectedTotal: nil) }
+            report(head, bodyOffset: nil, expectedTotal: nil)
             return task.eventLoop.makeFailedFuture(Stop.decided(decision))
         }
+        return begin(task: task, head: head, summary: summary, offset: offset, total: total)
+    }
+
+    /// Opens the partial file at `offset` and journals the head's checkpoint: the body is written.
+    private func begin(
+        task: HTTPClient.Task<Int64>, head: HTTPResponseHead, summary: ResponseDecision.Head, offset: Int64, total: Int64?
+    ) -> EventLoopFuture<Void> {
+        let headers = head.headers
         report(head, bodyOffset: offset, expectedTotal: total)
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.

@@ -134,16 +134,11 @@ struct TransferRunner: Sendable {
             {
                 return .failed(TransferError(.invalidURL, refusal, permanent: true))
             }
-            let result = await attempt(hop, validator: validator, report: report)
-            if case .redirect(let location, let status) = result {
+            let result = await attempt(hop, validator: validator, trail: trail, report: report)
+            if case .redirect(let location, _) = result {
                 switch trail.next(from: hop.url, location: location) {
                 case .success(let next):
-                    guard await report.redirect(status, hop.url, next) else {
-                        return .failed(
-                            TransferError(
-                                .httpStatus, "the redirect to \(next) was not followed (HTTP \(status))", permanent: true,
-                                httpStatus: status))
-                    }
+                    // (The writer asked whether to follow it: see `attempt`.)
                     logger.debug("redirected", metadata: ["transfer": "\(job.id)", "to": "\(next)"])
                     hop.url = next
                     continue
@@ -221,7 +216,10 @@ struct TransferRunner: Sendable {
         case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
     }
 
-    private func attempt(_ job: TransferJob, validator: Validator, report: TransferReporter) async -> AttemptResult {
+    /// One request of `job` (a hop of `trail`); a redirect is the result only once followed.
+    private func attempt(
+        _ job: TransferJob, validator: Validator, trail: RedirectTrail, report: TransferReporter
+    ) async -> AttemptResult {
         let onDisk = PartialFile.resumableLength(at: job.partialPath, validator: validator)
         var headers = HTTPHeaders()
         for (name, value) in job.headers { headers.add(name: name, value: value) }
@@ -244,7 +242,14 @@ struct TransferRunner: Sendable {
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
             reportsResponses: reportsResponses, progressInterval: progressInterval, time: time,
-            cap: cap, deliversErrorBodies: deliversErrorBodies, persist: report.persist,
+            cap: cap, deliversErrorBodies: deliversErrorBodies,
+            follows: { status, location in
+                // A hop that cannot be followed is not asked about: the trail fails it.
+                var trail = trail
+                guard case .success(let next) = trail.next(from: job.url, location: location) else { return true }
+                return await report.redirect(status, job.url, next)
+            },
+            persist: report.persist,
             forward: { update in
                 switch update {
                 case .progress(let received, let expected): await report.progress(received, expected)
@@ -287,6 +292,12 @@ struct TransferRunner: Sendable {
         switch outcome {
         case .failure(BodyWriter.Stop.decided(let decision)):
             return await act(on: decision, job: job)
+        case .failure(BodyWriter.Stop.redirectRefused(let location, let status)):
+            let next = URL(string: location, relativeTo: URL(string: job.url))?.absoluteString ?? location
+            return .failed(
+                TransferError(
+                    .httpStatus, "the redirect to \(next) was not followed (HTTP \(status))", permanent: true,
+                    httpStatus: status))
         case .failure(BodyWriter.Stop.tooLong(let expected)):
             return .restart("the server sent more than the \(expected) bytes it announced")
         case .failure(let error as TransferError):

@@ -63,6 +63,7 @@ public struct TransferSessionConfiguration: Sendable {
     /// Whether an HTTP error status (a 4xx or 5xx that is not retried) is downloaded as the file,
     /// as any other body is, instead of failing the transfer (default `false`). The status is in
     /// the ``TransferEvent/responded(_:_:)`` event. Retries of 408, 429 and 5xx are unchanged.
+    /// So is a redirect that the session's redirect approval refuses: its 3xx body is the file.
     public var deliversErrorBodies = false
     /// Whether a transfer whose URL names a public host stays on the public internet (default
     /// `false`): a redirect to, or a name that resolves to, a loopback, private or unspecified

@@ -63,9 +63,10 @@ public protocol ResumableDownloadDelegate: ResumableURLSessionDelegate {
     func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?)
 
     /// A redirect (`response`, a 3xx) is about to be followed to `request`'s URL. Call
-    /// `completionHandler` with `request` to follow it, or `nil` to refuse it: the task then
-    /// fails with `URLError.badServerResponse` naming the 3xx (Apple's would hand the 3xx's body
-    /// over as the file). Asked while this process runs the task; a background session's task
+    /// `completionHandler` with `request` to follow it, or `nil` to refuse it: the 3xx's body is
+    /// then the task's file and the 3xx its response, as Apple's, where the configuration's
+    /// `deliversHTTPErrorBodies` is `true`; else the task fails with `URLError.badServerResponse`
+    /// naming the 3xx. Asked while this process runs the task; a background session's task
     /// that the transfer agent runs after the process ended follows its redirects. The default
     /// follows.
     func urlSession(

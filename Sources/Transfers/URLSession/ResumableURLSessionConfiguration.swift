@@ -178,7 +178,8 @@ public final class ResumableURLSessionConfiguration: Sendable {
     /// `didFinishDownloadingTo`, with the task's `response` carrying the status, and no error.
     /// Default `false`: the task fails with `URLError.badServerResponse` naming the status (a
     /// port whose finish method checks `statusCode` needs `true`). 408, 429 and 5xx answers are
-    /// retried either way; a task that fails after them has no error body.
+    /// retried either way; a task that fails after them has no error body. A redirect the
+    /// delegate refuses is delivered (or fails) the same way.
     public var deliversHTTPErrorBodies: Bool {
         get { settings.withLock { $0.deliversHTTPErrorBodies } }
         set { settings.withLock { $0.deliversHTTPErrorBodies = newValue } }
