@@ -12,9 +12,9 @@ import Testing
 @Suite("the command line through the agent", .timeLimit(.minutes(2)))
 struct AgentContractTests {
     @Test(
-        "the agent killed with SIGKILL mid-batch, then list: it says it starts an agent, which finishes the batch byte-exact with Range"
-    )
-    func listRevives() async throws {
+        "the agent killed with SIGKILL mid-batch, then list: it says it starts an agent, which finishes the batch byte-exact with Range, tagged as the batch was begun",
+        arguments: [false, true])
+    func listRevives(noTags: Bool) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let setup = try AgentSetup(folder: folder, catalog: url)
@@ -25,7 +25,8 @@ struct AgentContractTests {
                         catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: id)
                         catalog.hold(id, atByte: 400_000)
                     }
-                    let detached = try await setup.run(["download", "--detach"] + ids.map(String.init))
+                    let detached = try await setup.run(
+                        ["download", "--detach"] + (noTags ? ["--no-tags"] : []) + ids.map(String.init))
                     #expect(detached.status == 0, "\(detached.stderr)")
                     let first = try #require(try await setup.agentPID())
                     #expect(await eventually(within: .seconds(20)) { ids.allSatisfy { catalog.bytesSent(for: $0) > 100_000 } })
@@ -48,6 +49,13 @@ struct AgentContractTests {
                         library = try await setup.library()
                     }
                     try setup.expectByteExact(ids, in: library, catalog: catalog)
+                    // `--no-tags` is the batch's, not the agent's: the agent `list` started keeps it.
+                    for id in ids {
+                        let file = try #require(library[id]?["file"] as? String)
+                        let whole = try Data(contentsOf: URL(fileURLWithPath: file))
+                        let asSent = sameBytes(whole, catalog.preview(for: id)!.data)
+                        #expect(asSent == noTags, "\(id): \(noTags ? "tagged despite --no-tags" : "not tagged")")
+                    }
                     for id in ids {
                         #expect(catalog.previewRequests.last { $0.trackId == id }?.status == 206, "\(id) was fetched again whole")
                     }
@@ -56,6 +64,40 @@ struct AgentContractTests {
                     let quiet = try await setup.run(["list"])
                     #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
                     #expect(try await setup.agentPID() == nil)
+                }
+            }
+        }
+    }
+
+    @Test("a tagged batch left by a killed agent is tagged by the agent a --no-tags download starts; that download stays as sent")
+    func taggingIsPerDownload() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                try await setup.stoppingAgent {
+                    catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1001)
+                    catalog.hold(1001, atByte: 400_000)
+                    let detached = try await setup.run(["download", "--detach", "1001"])
+                    #expect(detached.status == 0, "\(detached.stderr)")
+                    let first = try #require(try await setup.agentPID())
+                    #expect(await eventually(within: .seconds(20)) { catalog.bytesSent(for: 1001) > 100_000 })
+                    kill(first, SIGKILL)
+                    #expect(await eventually(within: .seconds(5)) { kill(first, 0) != 0 })
+                    catalog.setFaults(PreviewFaults(), for: 1001)
+                    catalog.release(1001)
+                    let untagged = try await setup.run(["download", "--no-tags", "1002"])
+                    #expect(untagged.status == 0, "\(untagged.stderr)")
+                    var library: [Int: [String: Any]] = [:]
+                    for _ in 0..<600 where library.count < 2 {
+                        try await Task.sleep(for: .milliseconds(50))
+                        library = try await setup.library()
+                    }
+                    try setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
+                    for (id, tagged) in [(1001, true), (1002, false)] {
+                        let file = try #require(library[id]?["file"] as? String)
+                        let whole = try Data(contentsOf: URL(fileURLWithPath: file))
+                        #expect(sameBytes(whole, catalog.preview(for: id)!.data) != tagged, "\(id) tagged: \(!tagged)")
+                    }
                 }
             }
         }

@@ -119,36 +119,44 @@ public enum DownloadEvent: Sendable, Hashable {
 }
 
 /// What a transfer's tag holds: the track it downloads, as JSON — the same JSON the library
-/// stores for it, so filing the download encodes nothing again (``trackJSON(_:)``).
+/// stores for it, so filing the download encodes nothing again (``trackJSON(_:)``) — and, for a
+/// download begun with tagging off (`--no-tags`), that choice: `{"track": …, "tags": false}`, so
+/// that whichever process finishes it keeps it as the server sent it.
 struct DownloadTag {
     var track: Track
+    /// Whether the download's last step writes the track's tags into its file.
+    var writesTags = true
 
-    /// The track's JSON.
+    /// The tag's text.
     var encoded: String {
         // A Track always encodes (its fields are plain values).
-        String(decoding: (try? JSONEncoder().encode(track)) ?? Data("{}".utf8), as: UTF8.self)
+        let json = String(decoding: (try? JSONEncoder().encode(track)) ?? Data("{}".utf8), as: UTF8.self)
+        return writesTags ? json : #"{"track":"# + json + #","tags":false}"#
     }
 
-    init(track: Track) { self.track = track }
+    init(track: Track, writesTags: Bool = true) { (self.track, self.writesTags) = (track, writesTags) }
 
-    /// The track of a tag, in either form: the track's JSON, or `{"track": …}` (journals written
-    /// by HalfTunes 0.1).
+    /// The track of a tag, in either form: the track's JSON, or `{"track": …}` (with tagging's
+    /// choice; also the form of journals written by HalfTunes 0.1).
     init?(_ tag: String?) {
         guard let tag else { return nil }
-        if let track = try? JSONDecoder().decode(Track.self, from: Data(tag.utf8)) {
+        if let wrapped = tag.hasPrefix(#"{"track":"#) ? try? JSONDecoder().decode(Wrapped.self, from: Data(tag.utf8)) : nil {
+            (track, writesTags) = (wrapped.track, wrapped.tags ?? true)
+        } else if let track = try? JSONDecoder().decode(Track.self, from: Data(tag.utf8)) {
             self.track = track
-        } else if let wrapped = try? JSONDecoder().decode(Wrapped.self, from: Data(tag.utf8)) {
-            self.track = wrapped.track
         } else {
             return nil
         }
     }
 
-    /// The track's JSON in a tag of the current form, `nil` for the older one.
+    /// The track's JSON in a tag of the plain form, `nil` for the wrapped one.
     static func trackJSON(_ tag: String?) -> String? {
         guard let tag, !tag.hasPrefix(#"{"track":"#) else { return nil }
         return tag
     }
 
-    private struct Wrapped: Decodable { var track: Track }
+    private struct Wrapped: Decodable {
+        var track: Track
+        var tags: Bool?
+    }
 }

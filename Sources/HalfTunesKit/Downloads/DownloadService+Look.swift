@@ -22,6 +22,16 @@ extension DownloadService {
         return transfers.count { $0.state == .queued || $0.state == .running }
     }
 
+    /// Whether `home` holds an unfinished download begun with tagging on (read without opening
+    /// anything): a service opened with tagging off still tags those as they finish.
+    static func hasUnfinishedTagged(home: HalfTunesHome) -> Bool {
+        guard let transfers = try? TransferSession.recordedTransfers(identifier: sessionIdentifier, directory: home.session)
+        else { return false }
+        return transfers.contains { transfer in
+            transfer.state != .completed && transfer.state != .cancelled && DownloadTag(transfer.tag)?.writesTags == true
+        }
+    }
+
     /// The library file of a track, if downloaded. Always inside the library folder.
     public func file(of trackID: Int) throws -> URL? {
         try library.item(id: trackID).map(library.url(of:))

@@ -26,7 +26,8 @@ extension DownloadService {
         logger.info("stale preview URL: going on from the catalog's new one", metadata: ["track": "\(track.id)"])
         staleURLs[track.id] = stale
         if tracksByTransfer[transfer] != nil { tracksByTransfer[transfer] = fresh }
-        try? await session.setTag(DownloadTag(track: fresh).encoded, for: transfer)
+        let writesTags = DownloadTag(await session.transfer(transfer)?.tag)?.writesTags ?? true
+        try? await session.setTag(DownloadTag(track: fresh, writesTags: writesTags).encoded, for: transfer)
         hub.emit(.retrying(trackID: track.id, reason: "HTTP \(status) for the preview's URL; looked it up again", delay: .zero))
         return url
     }

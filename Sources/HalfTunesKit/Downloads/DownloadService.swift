@@ -51,15 +51,19 @@ public actor DownloadService {
         // The library and the session's journal are two databases: they open side by side, each
         // waiting on its own flushes when it is new.
         async let opening = LibraryStore.open(path: home.libraryIndex.path, folder: home.library)
+        // Each download keeps the tagging choice it was begun with: downloads left unfinished by
+        // a process that tagged are tagged by one started with tagging off too.
+        let finishesTagged = tagging.writesTags || Self.hasUnfinishedTagged(home: home)
         let tagger = DownloadTagger(
-            options: tagging, cacheFolder: home.cache.appendingPathComponent("artwork"), trustRoots: configuration.trustRoots,
+            options: tagging, fetchesArtwork: tagging.fetchesArtwork || finishesTagged,
+            cacheFolder: home.cache.appendingPathComponent("artwork"), trustRoots: configuration.trustRoots,
             proxies: configuration.proxies, logger: logger)
         var configuration = configuration
         // The service reads no response heads (it ignores `.responded`): none are copied for it.
         configuration.reportsResponses = false
         // Previews come from a catalog: one that began on the public internet stays there.
         configuration.keepsPublicTransfersPublic = true
-        if tagging.writesTags { configuration.finisher = { download in await tagger.finish(download) } }
+        if finishesTagged { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: sessionIdentifier, directory: home.session, configuration: configuration, logger: logger)
         let library: LibraryStore
@@ -152,7 +156,8 @@ public actor DownloadService {
         let requests = starting.map { track in
             let url = track.previewURL!
             let name = LibraryNaming.fileName(for: track, fileExtension: LibraryNaming.fileExtension(previewURL: url))
-            return TransferRequest(url: url, destinationPath: library.path(of: name), tag: DownloadTag(track: track).encoded)
+            let tag = DownloadTag(track: track, writesTags: tagger.writesTags)
+            return TransferRequest(url: url, destinationPath: library.path(of: name), tag: tag.encoded)
         }
         guard !requests.isEmpty else { return }
         // The batch's state changes come at once: a listener that keeps up may be that far behind.

@@ -13,8 +13,9 @@ import TransferEngine
 /// not parse, is kept exactly as downloaded, with a warning that its events and `list` show.
 final class DownloadTagger: Sendable {
     private let artwork: ArtworkFetcher?
-    /// Whether downloads are tagged as they finish (`halftunes tag` tags either way).
-    private let writesTags: Bool
+    /// Whether the downloads this process begins are tagged as they finish (`halftunes tag`
+    /// tags either way; a download begun elsewhere keeps the choice its tag records).
+    let writesTags: Bool
     private let logger: Logger
     /// Warnings of downloads finished but not yet filed in the library, by track id.
     private let warnings = Mutex<[Int: String]>([:])
@@ -24,11 +25,11 @@ final class DownloadTagger: Sendable {
     private let tracks = Mutex<[TransferID: Track]>([:])
 
     init(
-        options: TaggingOptions, cacheFolder: URL, trustRoots: TrustRoots = .system, proxies: ProxySettings = .none,
-        logger: Logger
+        options: TaggingOptions, fetchesArtwork: Bool? = nil, cacheFolder: URL, trustRoots: TrustRoots = .system,
+        proxies: ProxySettings = .none, logger: Logger
     ) {
         artwork =
-            options.fetchesArtwork
+            fetchesArtwork ?? options.fetchesArtwork
             ? ArtworkFetcher(cacheFolder: cacheFolder, trustRoots: trustRoots, proxies: proxies, logger: logger) : nil
         writesTags = options.writesTags
         self.logger = logger
@@ -37,7 +38,14 @@ final class DownloadTagger: Sendable {
     /// The session's finisher: tags a complete download into its replacement file.
     func finish(_ download: CompletedDownload) async -> Bool {
         let known = tracks.withLock { $0.removeValue(forKey: download.transferID) }
-        guard let track = known ?? DownloadTag(download.tag)?.track else { return false }
+        let track: Track
+        if let known {
+            track = known
+        } else {
+            // Begun by another process: as its tag says (a `--no-tags` download stays as sent).
+            guard let tag = DownloadTag(download.tag), tag.writesTags else { return false }
+            track = tag.track
+        }
         // A stand-in for a file that crashes the tagger, for the tests of the engine's poison
         // rule: that track's finishing ends the process 0.1 s in, as the kernel ends one that
         // faults, while every other track's takes 0.5 s (so that one is finishing beside it).
