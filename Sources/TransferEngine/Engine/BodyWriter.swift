@@ -25,6 +25,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         /// The redirect to `location` (as the server wrote it) was refused, and its body is not
         /// a file to deliver.
         case redirectRefused(location: String, status: Int)
+        /// The 401's challenge is answered by these fields: the request goes again with them.
+        case authorize([String: String])
     }
 
     let job: TransferJob
@@ -90,18 +92,22 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Whether a redirect (its status and `Location`) is followed: asked before the body is
     /// read, so that a refused one's body can be the file when error bodies are delivered.
     private let follows: @Sendable (_ status: Int, _ location: String) async -> Bool
+    /// The fields answering a 401's challenges, `nil` to take the 401 (see ``TransferReporter``).
+    private let authorize: (@Sendable (_ challenges: [String]) async throws -> [String: String]?)?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
         progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil, deliversErrorBodies: Bool = false,
         follows: @escaping @Sendable (_ status: Int, _ location: String) async -> Bool = { _, _ in true },
+        authorize: (@Sendable (_ challenges: [String]) async throws -> [String: String]?)? = nil,
         persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         forward: @escaping @Sendable (Update) async -> Void
     ) {
         self.cap = cap
         self.deliversErrorBodies = deliversErrorBodies
         self.follows = follows
+        self.authorize = authorize
         self.job = job
         self.requestedOffset = requestedOffset
         self.bytesOnDisk = bytesOnDisk
@@ -127,6 +133,23 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator,
             deliversErrorBodies: deliversErrorBodies)
+        let challenges = summary.status == 401 ? headers["WWW-Authenticate"] : []
+        if let authorize, !challenges.isEmpty {
+            // Asked before the body is read: answered, the request goes again with the fields.
+            let asking = task.eventLoop.makePromise(of: [String: String]?.self)
+            asking.completeWithTask { try await authorize(challenges) }
+            return asking.futureResult.flatMap { fields in
+                if let fields { return task.eventLoop.makeFailedFuture(Stop.authorize(fields)) }
+                return self.proceed(task: task, head: head, summary: summary, decision: decision)
+            }
+        }
+        return proceed(task: task, head: head, summary: summary, decision: decision)
+    }
+
+    /// Acts on the head's decision: a redirect asked about, a body written, or the response stopped.
+    private func proceed(
+        task: HTTPClient.Task<Int64>, head: HTTPResponseHead, summary: ResponseDecision.Head, decision: ResponseDecision
+    ) -> EventLoopFuture<Void> {
         if case .redirect(let location, let status) = decision {
             // A hop on the way, not the transfer's response, unless it is refused.
             let asking = task.eventLoop.makePromise(of: Bool.self)

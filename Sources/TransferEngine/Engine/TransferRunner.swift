@@ -52,6 +52,9 @@ struct TransferReporter: Sendable {
     /// Whether to follow a redirect (its status, the URL that answered it, the next): `false`
     /// fails the transfer with the 3xx.
     var redirect: @Sendable (_ status: Int, _ from: String, _ to: String) async -> Bool = { _, _, _ in true }
+    /// The fields answering a 401's challenges (`WWW-Authenticate` values) of the URL, `nil` to
+    /// take the 401; none: a 401 is an answer like any other.
+    var authorize: (@Sendable (_ url: String, _ challenges: [String]) async throws -> [String: String]?)? = nil
 }
 
 /// A response's last news, in the order the session takes it in.
@@ -125,6 +128,9 @@ struct TransferRunner: Sendable {
         // Each request starts at the transfer's URL and follows its redirects hop by hop.
         var hop = job
         var trail = RedirectTrail(maxRedirects: maxRedirects)
+        // The fields answering a 401's challenge, for the origin that asked, and how many answers.
+        var authorization: (origin: String, fields: [String: String])?
+        var answers = 0
         let confined =
             keepsPublicTransfersPublic && URL(string: job.url)?.host.map { HostClass($0) == .publicNetwork } == true
         while true {
@@ -134,7 +140,21 @@ struct TransferRunner: Sendable {
             {
                 return .failed(TransferError(.invalidURL, refusal, permanent: true))
             }
-            let result = await attempt(hop, validator: validator, trail: trail, report: report)
+            var request = hop
+            // Credentials go only to the origin that asked for them.
+            if let (origin, fields) = authorization, Self.origin(hop.url) == origin {
+                for (name, value) in fields {
+                    request.headers = request.headers.filter { $0.key.lowercased() != name.lowercased() }
+                    request.headers[name] = value
+                }
+            }
+            let result = await attempt(request, validator: validator, trail: trail, report: report)
+            if case .authorize(let fields) = result {
+                answers += 1
+                guard answers <= 10 else { return .failed(.httpStatus(401, url: hop.url)) }
+                authorization = (Self.origin(hop.url), fields)
+                continue
+            }
             if case .redirect(let location, _) = result {
                 switch trail.next(from: hop.url, location: location) {
                 case .success(let next):
@@ -166,7 +186,7 @@ struct TransferRunner: Sendable {
                 return .stopped
             case .waitAgain:
                 continue
-            case .redirect:
+            case .redirect, .authorize:
                 continue  // followed above
             case .restart(let reason):
                 logger.info("restarting from zero", metadata: ["transfer": "\(job.id)", "reason": "\(reason)"])
@@ -212,150 +232,10 @@ struct TransferRunner: Sendable {
         case restart(String)
         /// The server redirected the request to `Location`.
         case redirect(String, status: Int)
+        /// The server asked for credentials, and these fields answer it: the same request again.
+        case authorize([String: String])
         /// A failure worth retrying; `status` is the HTTP status when the server answered one.
         case transient(reason: String, status: Int?, retryAfter: Duration?, validator: Validator?)
     }
 
-    /// One request of `job` (a hop of `trail`); a redirect is the result only once followed.
-    private func attempt(
-        _ job: TransferJob, validator: Validator, trail: RedirectTrail, report: TransferReporter
-    ) async -> AttemptResult {
-        let onDisk = PartialFile.resumableLength(at: job.partialPath, validator: validator)
-        var headers = HTTPHeaders()
-        for (name, value) in job.headers { headers.add(name: name, value: value) }
-        if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)") }
-        // Bytes as stored, unless the caller asked for a coding (then decoded at the finish).
-        if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "identity") }
-        for header in RangeRequest.headers(bytesOnDisk: onDisk, validator: validator) {
-            headers.add(name: header.name, value: header.value)
-        }
-        logger.debug(
-            "requesting",
-            metadata: ["transfer": "\(job.id)", "onDisk": "\(onDisk)", "ifRange": "\(validator.ifRange ?? "none")"])
-        let request: HTTPClient.Request
-        do {
-            request = try HTTPClient.Request(url: job.url, method: .GET, headers: headers)
-        } catch {
-            return await failure(error, job: job, validator: nil)
-        }
-        let writer = BodyWriter(
-            job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
-            bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
-            reportsResponses: reportsResponses, progressInterval: progressInterval, time: time,
-            cap: cap, deliversErrorBodies: deliversErrorBodies,
-            follows: { status, location in
-                // A hop that cannot be followed is not asked about: the trail fails it.
-                var trail = trail
-                guard case .success(let next) = trail.next(from: job.url, location: location) else { return true }
-                return await report.redirect(status, job.url, next)
-            },
-            persist: report.persist,
-            forward: { update in
-                switch update {
-                case .progress(let received, let expected): await report.progress(received, expected)
-                case .checkpoint(let checkpoint): await report.checkpoint(checkpoint)
-                case .response(let response): await report.responded(response)
-                }
-            })
-        let task = clients.client(for: job.url).execute(
-            request: request, delegate: writer, deadline: nil, logger: Self.clientLogger(for: logger))
-        let outcome: Result<Int64, any Error>
-        do {
-            let received = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-            outcome = .success(received)
-        } catch {
-            outcome = .failure(error)
-        }
-        let flushFailure = await writer.settle(succeeded: outcome.isSuccess)
-        await writer.finishUpdates()
-        // Everything below runs after the event loop (and the flush) are done with the writer.
-        // A complete body's file stays open: finishing it needs no second open.
-        let received = writer.received
-        let complete = outcome.isSuccess && flushFailure == nil && writer.expected.map { received == $0 } ?? true
-        if !complete { writer.file?.close() }
-        let arrived = writer.file != nil && (received > writer.startOffset || outcome.isSuccess)
-        // A failed flush fails the transfer, unless it was stopped meanwhile (then it ends below).
-        let failedFlush = Task.isCancelled ? nil : flushFailure
-        // Every byte is here and the file is next (the `.success` case below).
-        let finishing = outcome.isSuccess && failedFlush == nil && writer.expected.map { received >= $0 } ?? true
-        if writer.unreportedCheckpoint != nil || arrived || finishing {
-            await report.ended(
-                ResponseEnd(
-                    checkpoint: writer.unreportedCheckpoint, progress: arrived ? (received, writer.expected) : nil,
-                    finishing: finishing))
-        }
-        if let failedFlush { return .failed(failedFlush) }
-        switch outcome {
-        case .failure(BodyWriter.Stop.decided(let decision)):
-            return await act(on: decision, job: job)
-        case .failure(BodyWriter.Stop.redirectRefused(let location, let status)):
-            let next = URL(string: location, relativeTo: URL(string: job.url))?.absoluteString ?? location
-            return .failed(
-                TransferError(
-                    .httpStatus, "the redirect to \(next) was not followed (HTTP \(status))", permanent: true,
-                    httpStatus: status))
-        case .failure(BodyWriter.Stop.tooLong(let expected)):
-            return .restart("the server sent more than the \(expected) bytes it announced")
-        case .failure(let error as TransferError):
-            return .failed(error)
-        case .failure(let error as HTTPClientError) where error == .getConnectionFromPoolTimeout && !Task.isCancelled:
-            logger.debug("waited a connect timeout for a busy connection", metadata: ["transfer": "\(job.id)"])
-            return .waitAgain
-        case .failure(let error):
-            if Task.isCancelled { return .stopped }
-            return await failure(error, job: job, validator: writer.writtenValidator)
-        case .success:
-            if let expected = writer.expected, received < expected {
-                return .transient(
-                    reason: "the body ended after \(received) of \(expected) bytes", status: nil, retryAfter: nil,
-                    validator: writer.writtenValidator)
-            }
-            var job = job
-            job.contentEncoding = writer.contentEncoding ?? job.contentEncoding
-            return await finish(job, file: writer.file, length: received)
-        }
-    }
-
-    /// What to do when the head says not to write the body.
-    private func act(on decision: ResponseDecision, job: TransferJob) async -> AttemptResult {
-        switch decision {
-        case .fail(let status):
-            return .failed(.httpStatus(status, url: job.url))
-        case .retry(let status, let retryAfter):
-            return .transient(
-                reason: "the server answered HTTP \(status)", status: status, retryAfter: retryAfter, validator: nil)
-        case .restart(let reason):
-            return .restart(reason)
-        case .alreadyComplete(let total):
-            return await finish(job, length: total)
-        case .redirect(let location, let status):
-            return .redirect(location, status: status)
-        case .write:
-            return .restart("unexpected decision")
-        }
-    }
-
-    private func failure(_ error: any Error, job: TransferJob, validator: Validator?) async -> AttemptResult {
-        if Task.isCancelled || error is CancellationError { return .stopped }
-        // A certificate or handshake that fails now fails the same way next time: for good, said plainly.
-        if TLSProblem.isTLSFailure(error), let url = URL(string: job.url),
-            let (problem, server) = await TLSProblem.diagnose(error, url: url, proxies: clients.proxies)
-        {
-            return .failed(NetworkFailure.tlsError(problem, server: server))
-        }
-        let (reason, permanent) = NetworkFailure.classify(error, url: job.url, stallTimeout: stallTimeout)
-        if permanent { return .failed(NetworkFailure.permanentError(error, reason: reason)) }
-        return .transient(reason: reason, status: nil, retryAfter: nil, validator: validator)
-    }
-}
-
-extension Result {
-    fileprivate var isSuccess: Bool {
-        if case .success = self { return true }
-        return false
-    }
 }

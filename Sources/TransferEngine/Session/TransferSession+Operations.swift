@@ -169,9 +169,25 @@ extension TransferSession {
 
     /// Sets the question asked before a transfer follows a redirect: the transfer, the 3xx status,
     /// the URL that answered it and the next; `false` fails the transfer with the 3xx (an
-    /// `httpStatus` error carrying it). With none, every redirect is followed.
+    /// `httpStatus` error carrying it), or, where error bodies are delivered
+    /// (``TransferSessionConfiguration/deliversErrorBodies``), makes the 3xx's body the file.
+    /// With none, every redirect is followed.
     public func setRedirectApproval(_ approval: (@Sendable (TransferID, Int, _ from: URL, _ to: URL) async -> Bool)?) {
         redirectApproval = approval
+    }
+
+    /// Answers an HTTP authentication challenge: the transfer, the URL that answered 401, and the
+    /// response's `WWW-Authenticate` values; it returns the fields to send again with (an
+    /// `Authorization`), or `nil` to take the 401 as the answer, or throws to fail the transfer.
+    public typealias Authorizer =
+        @Sendable (TransferID, _ url: URL, _ challenges: [String]) async throws(TransferError) -> [String: String]?
+
+    /// Sets who answers a 401 that carries a `WWW-Authenticate` challenge. The fields it gives are
+    /// sent on the transfer's later requests to the same origin (scheme, host and port) in this
+    /// run, never to another origin a redirect leads to; it is asked again when they are refused
+    /// (at most 10 times a run, then the 401 stands). With none, a 401 is an answer like any other.
+    public func setAuthorizer(_ authorizer: Authorizer?) {
+        self.authorizer = authorizer
     }
 
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.

@@ -39,7 +39,8 @@ extension TransferSession {
             responded: { [weak self] response in await self?.didRespond(id, response) },
             ended: { [weak self] end in await self?.didEnd(id, end) },
             freshURL: { [weak self] status in await self?.freshURL(for: id, status: status) },
-            redirect: { [weak self] status, from, to in await self?.mayFollow(id, status: status, from: from, to: to) ?? true })
+            redirect: { [weak self] status, from, to in await self?.mayFollow(id, status: status, from: from, to: to) ?? true },
+            authorize: authorize(id))
         let runner = runner
         // Not on the session: the run starts on a free thread at once, instead of waiting for the
         // session's turn only to leave it again.
@@ -114,6 +115,15 @@ extension TransferSession {
     private func didRespond(_ id: TransferID, _ response: TransferResponse) {
         guard records.contains(id) else { return }
         hub.emit(.responded(id, response))
+    }
+
+    /// The question a transfer's 401 challenges are put to (``setAuthorizer(_:)``), if any.
+    private func authorize(_ id: TransferID) -> (@Sendable (String, [String]) async throws -> [String: String]?)? {
+        guard let authorizer else { return nil }
+        return { url, challenges in
+            guard let url = URL(string: url) else { return nil }
+            return try await authorizer(id, url, challenges)
+        }
     }
 
     /// Asks the session's redirect question (``setRedirectApproval(_:)``), if any.

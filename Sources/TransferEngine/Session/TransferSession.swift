@@ -60,6 +60,8 @@ public actor TransferSession {
     var freshURLLookup: (@Sendable (TransferID, _ stale: URL, _ status: Int) async -> URL?)?
     /// Asked before a transfer follows a redirect (``setRedirectApproval(_:)``).
     var redirectApproval: (@Sendable (TransferID, Int, URL, URL) async -> Bool)?
+    /// Answers a 401's challenge (``setAuthorizer(_:)``).
+    var authorizer: Authorizer?
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }

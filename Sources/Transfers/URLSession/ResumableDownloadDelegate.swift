@@ -72,6 +72,16 @@ public protocol ResumableDownloadDelegate: ResumableURLSessionDelegate {
     func urlSession(
         _ session: ResumableURLSession, task: ResumableDownloadTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void)
+
+    /// The server asks for credentials (a 401 with an HTTP Basic or Digest challenge), as
+    /// Foundation's task-level challenge, with the same dispositions as a data task's
+    /// (``ResumableDataDelegate/urlSession(_:task:didReceive:completionHandler:)``): the
+    /// credential is sent on the task's later requests to that origin, never to another a
+    /// redirect leads to. Asked while this process runs the task (a background task the transfer
+    /// agent runs after the process ended takes the 401). The default performs default handling.
+    func urlSession(
+        _ session: ResumableURLSession, task: ResumableDownloadTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void)
 }
 
 extension ResumableDownloadDelegate {
@@ -97,4 +107,9 @@ extension ResumableDownloadDelegate {
         _ session: ResumableURLSession, task: ResumableDownloadTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) { completionHandler(request) }
+
+    public func urlSession(
+        _ session: ResumableURLSession, task: ResumableDownloadTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) { completionHandler(.performDefaultHandling, nil) }
 }

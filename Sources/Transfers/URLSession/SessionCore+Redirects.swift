@@ -29,4 +29,29 @@ extension SessionCore {
             }
         }
     }
+
+    /// The fields answering a download task's 401 challenge, as the task's download delegate
+    /// says (its own, else the session's); `nil` to take the 401.
+    func authorize(_ id: TransferID, url: URL, challenges: [String]) async throws(TransferError) -> [String: String]? {
+        guard let session, let number = byTransfer[id], let task = tasks[number], let book = books[number] else { return nil }
+        let (box, line) = (delegateBox, line)
+        let failure = HTTPURLResponse(
+            url: url, statusCode: 401, httpVersion: "HTTP/1.1",
+            headerFields: ["WWW-Authenticate": challenges.joined(separator: ", ")])
+        let field = try await ChallengeAnswering.authorization(
+            challenges: challenges, url: url, method: "GET", failureResponse: failure,
+            storage: configuration.urlCredentialStorage, answered: book.answered
+        ) { question in
+            await withCheckedContinuation { continuation in
+                let once = AnswerOnce<(URLSession.AuthChallengeDisposition, URLCredential?)>(continuation)
+                line.add {
+                    guard let delegate = (task.delegate ?? box.delegate) as? any ResumableDownloadDelegate else {
+                        return once.answer((.performDefaultHandling, nil))
+                    }
+                    delegate.urlSession(session, task: task, didReceive: question.challenge) { once.answer(($0, $1)) }
+                }
+            }
+        }
+        return field.map { [$0.name: $0.value] }
+    }
 }

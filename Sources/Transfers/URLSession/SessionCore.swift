@@ -31,6 +31,8 @@ actor SessionCore {
         /// the bytes in a busy process, so the idle check also looks at the engine and the disk.
         var heardBytes: Int64 = 0
         var idleWatch: Task<Void, Never>?
+        /// The answers the task gave to authentication challenges.
+        let answered = ChallengeCounts()
 
         /// Stops the timers (the task ends or is suspended).
         mutating func stopTimers() {
@@ -118,6 +120,9 @@ actor SessionCore {
             self.engine = engine
             await engine.setRedirectApproval { [weak self] id, status, from, to in
                 await self?.mayFollow(id, status: status, from: from, to: to) ?? true
+            }
+            await engine.setAuthorizer { [weak self] id, url, challenges throws(TransferError) in
+                try await self?.authorize(id, url: url, challenges: challenges)
             }
             try? FileManager.default.createDirectory(at: folders.downloads, withIntermediateDirectories: true)
             // Subscribe before looking: events from now on wait in the stream while the tasks are rebuilt.
