@@ -94,6 +94,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private let follows: @Sendable (_ status: Int, _ location: String) async -> Bool
     /// The fields answering a 401's challenges, `nil` to take the 401 (see ``TransferReporter``).
     private let authorize: (@Sendable (_ challenges: [String]) async throws -> [String: String]?)?
+    /// Takes each head's `Set-Cookie` values, when the session keeps cookies.
+    private let cookiesReceived: (@Sendable (_ values: [String]) -> Void)?
 
     init(
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
@@ -101,6 +103,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil, deliversErrorBodies: Bool = false,
         follows: @escaping @Sendable (_ status: Int, _ location: String) async -> Bool = { _, _ in true },
         authorize: (@Sendable (_ challenges: [String]) async throws -> [String: String]?)? = nil,
+        cookiesReceived: (@Sendable (_ values: [String]) -> Void)? = nil,
         persist: @escaping @Sendable (Checkpoint) throws(TransferError) -> Void,
         forward: @escaping @Sendable (Update) async -> Void
     ) {
@@ -108,6 +111,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         self.deliversErrorBodies = deliversErrorBodies
         self.follows = follows
         self.authorize = authorize
+        self.cookiesReceived = cookiesReceived
         self.job = job
         self.requestedOffset = requestedOffset
         self.bytesOnDisk = bytesOnDisk
@@ -133,6 +137,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let decision = ResponseDecision.decide(
             summary, requestedOffset: requestedOffset, bytesOnDisk: bytesOnDisk, validator: validator,
             deliversErrorBodies: deliversErrorBodies)
+        if let cookiesReceived, case let values = headers["Set-Cookie"], !values.isEmpty { cookiesReceived(values) }
         let challenges = summary.status == 401 ? headers["WWW-Authenticate"] : []
         if let authorize, !challenges.isEmpty {
             // Asked before the body is read: answered, the request goes again with the fields.

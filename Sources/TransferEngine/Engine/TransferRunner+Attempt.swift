@@ -13,6 +13,9 @@ extension TransferRunner {
         let onDisk = PartialFile.resumableLength(at: job.partialPath, validator: validator)
         var headers = HTTPHeaders()
         for (name, value) in job.headers { headers.add(name: name, value: value) }
+        if !headers.contains(name: "Cookie"), let fields = report.cookieFields?(job.url) {
+            for (name, value) in fields { headers.add(name: name, value: value) }
+        }
         if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "HalfTunes/1.0 (Linux)") }
         // Bytes as stored, unless the caller asked for a coding (then decoded at the finish).
         if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "identity") }
@@ -40,6 +43,7 @@ extension TransferRunner {
                 return await report.redirect(status, job.url, next)
             },
             authorize: authorizer(report, url: job.url),
+            cookiesReceived: cookiesReceived(report, url: job.url),
             persist: report.persist,
             forward: { update in
                 switch update {
@@ -151,6 +155,12 @@ extension TransferRunner {
     ) -> (@Sendable ([String]) async throws -> [String: String]?)? {
         guard let ask = report.authorize else { return nil }
         return { challenges in try await ask(url, challenges) }
+    }
+
+    /// The writer's way to the session's cookies, when it keeps them.
+    private func cookiesReceived(_ report: TransferReporter, url: String) -> (@Sendable ([String]) -> Void)? {
+        guard let received = report.cookiesReceived else { return nil }
+        return { values in received(url, values) }
     }
 
     /// A URL's origin: scheme, host and port.

@@ -55,6 +55,10 @@ struct TransferReporter: Sendable {
     /// The fields answering a 401's challenges (`WWW-Authenticate` values) of the URL, `nil` to
     /// take the 401; none: a 401 is an answer like any other.
     var authorize: (@Sendable (_ url: String, _ challenges: [String]) async throws -> [String: String]?)? = nil
+    /// The cookie fields for a request to the URL (called before each request).
+    var cookieFields: (@Sendable (_ url: String) -> [String: String])? = nil
+    /// A response's `Set-Cookie` values from the URL (called on the event loop, with each head).
+    var cookiesReceived: (@Sendable (_ url: String, _ values: [String]) -> Void)? = nil
 }
 
 /// A response's last news, in the order the session takes it in.

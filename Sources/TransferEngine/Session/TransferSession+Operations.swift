@@ -190,6 +190,30 @@ extension TransferSession {
         self.authorizer = authorizer
     }
 
+    /// A session's cookies, kept by its caller: the fields to send with a transfer's request to a
+    /// URL (a `Cookie`), and the `Set-Cookie` values each response brings, a redirect's included.
+    /// Each call names the transfer by its tag (known before ``start(url:destination:tag:headers:)``
+    /// returns its identifier).
+    public struct Cookies: Sendable {
+        /// The fields for a request of the transfer (its tag) to the URL (none: `[:]`).
+        public var fields: @Sendable (_ tag: String?, URL) -> [String: String]
+        /// Takes the `Set-Cookie` values of a response of the transfer (its tag) from the URL.
+        public var received: @Sendable (_ tag: String?, URL, [String]) -> Void
+
+        /// Cookies from these two calls (made on the network's threads: they must not wait).
+        public init(
+            fields: @escaping @Sendable (_ tag: String?, URL) -> [String: String],
+            received: @escaping @Sendable (_ tag: String?, URL, [String]) -> Void
+        ) {
+            (self.fields, self.received) = (fields, received)
+        }
+    }
+
+    /// Sets who keeps the session's cookies; with none, the engine sends and keeps none.
+    public func setCookies(_ cookies: Cookies?) {
+        self.cookies = cookies
+    }
+
     /// Cancels a transfer and deletes its partial file. The transfer is forgotten.
     public func cancel(_ id: TransferID) async throws(TransferError) {
         let record = try record(id)

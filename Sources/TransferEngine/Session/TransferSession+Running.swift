@@ -40,7 +40,7 @@ extension TransferSession {
             ended: { [weak self] end in await self?.didEnd(id, end) },
             freshURL: { [weak self] status in await self?.freshURL(for: id, status: status) },
             redirect: { [weak self] status, from, to in await self?.mayFollow(id, status: status, from: from, to: to) ?? true },
-            authorize: authorize(id))
+            authorize: authorize(id), cookieFields: cookieFields(record.tag), cookiesReceived: cookiesReceived(record.tag))
         let runner = runner
         // Not on the session: the run starts on a free thread at once, instead of waiting for the
         // session's turn only to leave it again.
@@ -123,6 +123,20 @@ extension TransferSession {
         return { url, challenges in
             guard let url = URL(string: url) else { return nil }
             return try await authorizer(id, url, challenges)
+        }
+    }
+
+    /// The cookie fields of a transfer's requests (``setCookies(_:)``), if the session keeps cookies.
+    private func cookieFields(_ tag: String?) -> (@Sendable (String) -> [String: String])? {
+        guard let cookies else { return nil }
+        return { url in URL(string: url).map { cookies.fields(tag, $0) } ?? [:] }
+    }
+
+    /// Where a transfer's responses' `Set-Cookie` values go (``setCookies(_:)``), if anywhere.
+    private func cookiesReceived(_ tag: String?) -> (@Sendable (String, [String]) -> Void)? {
+        guard let cookies else { return nil }
+        return { url, values in
+            if let url = URL(string: url) { cookies.received(tag, url, values) }
         }
     }
 

@@ -62,6 +62,8 @@ public actor TransferSession {
     var redirectApproval: (@Sendable (TransferID, Int, URL, URL) async -> Bool)?
     /// Answers a 401's challenge (``setAuthorizer(_:)``).
     var authorizer: Authorizer?
+    /// Keeps the cookies (``setCookies(_:)``).
+    var cookies: Cookies?
 
     /// Why a running transfer is being stopped.
     enum StopIntent { case pause, cancel, interrupt }

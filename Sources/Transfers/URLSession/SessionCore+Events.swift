@@ -162,6 +162,7 @@ extension SessionCore {
     func finish(_ number: Int) {
         tasks[number] = nil
         books[number] = nil
+        downloadCookies.set(number, nil)
         if var outstanding = outstandingAtRelaunch, outstanding.remove(number) != nil {
             outstandingAtRelaunch = outstanding.isEmpty ? nil : outstanding
             if outstanding.isEmpty {

@@ -67,6 +67,8 @@ actor SessionCore {
     /// The delegate calls, one at a time in order on ``queue``.
     let line: DeliveryLine
     let logger: Logger
+    /// The cookie rules of the download tasks (each request's own, as a data task's).
+    let downloadCookies: DownloadCookies
     /// Sends a command through the session's ordered stream (for tasks the core makes itself).
     let commandSender: @Sendable (SessionCommand) -> Void
 
@@ -98,6 +100,7 @@ actor SessionCore {
         self.queue = queue
         self.line = DeliveryLine(queue: queue)
         self.logger = configuration.logger
+        self.downloadCookies = DownloadCookies(configuration: configuration)
     }
 
     /// Opens the engine, takes up a background session's tasks, then serves commands until invalidated.
@@ -121,6 +124,7 @@ actor SessionCore {
             await engine.setRedirectApproval { [weak self] id, status, from, to in
                 await self?.mayFollow(id, status: status, from: from, to: to) ?? true
             }
+            await engine.setCookies(downloadCookies.engineCookies)
             await engine.setAuthorizer { [weak self] id, url, challenges throws(TransferError) in
                 try await self?.authorize(id, url: url, challenges: challenges)
             }
@@ -220,6 +224,7 @@ actor SessionCore {
                 if !headers.keys.contains(where: { $0.lowercased() == "accept-encoding" }) {
                     headers["Accept-Encoding"] = "gzip, deflate"
                 }
+                downloadCookies.set(number, RequestCookies(configuration: configuration, request: request))
                 id = try await engine.start(
                     url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
             case .resumeData(let data):
