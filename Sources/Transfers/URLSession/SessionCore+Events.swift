@@ -67,10 +67,9 @@ extension SessionCore {
     /// Hands the finished file to the delegate (or the completion handler), removes it once that
     /// returned, then forgets the transfer: a crash before then delivers it again at relaunch.
     func transferCompleted(_ number: Int, location: URL) {
-        guard var book = books[number], !book.finished, let task = tasks[number], let id = book.transfer else { return }
-        book.finished = true
-        book.stopTimers()
-        books[number] = book
+        guard let task = tasks[number], books[number]?.transfer != nil, let book = markEnding(number),
+            let id = book.transfer
+        else { return }
         let engine = engine
         guard FileManager.default.fileExists(atPath: location.path) else {
             // Delivered before a crash that came before the journal heard of it.
@@ -118,10 +117,7 @@ extension SessionCore {
     /// A transfer failed for good (a permanent error) or after its retries (resumable: the error
     /// carries resume data).
     func transferFailed(_ number: Int, _ error: TransferError) async {
-        guard var book = books[number], !book.finished, let task = tasks[number] else { return }
-        book.finished = true
-        book.stopTimers()
-        books[number] = book
+        guard let task = tasks[number], let book = markEnding(number) else { return }
         var resumeData: Data?
         if let id = book.transfer {
             if error.isPermanent {
@@ -132,6 +128,16 @@ extension SessionCore {
             }
         }
         complete(number, error: URLError.download(error, url: task.url, resumeData: resumeData))
+    }
+
+    /// Marks a task's end as being delivered (later engine events are ignored) and stops its
+    /// timers; `nil` when it has no book or its end is already on its way.
+    func markEnding(_ number: Int) -> Book? {
+        guard var book = books[number], !book.finished else { return nil }
+        book.finished = true
+        book.stopTimers()
+        books[number] = book
+        return book
     }
 
     /// Ends a task with an error.

@@ -24,10 +24,7 @@ extension SessionCore {
 
     /// Ends a task with `.timedOut`, its bytes kept as resume data.
     func timedOut(_ number: Int, _ message: String) async {
-        guard var book = books[number], !book.finished, let task = tasks[number] else { return }
-        book.finished = true
-        book.stopTimers()
-        books[number] = book
+        guard let task = tasks[number], let book = markEnding(number) else { return }
         var data: Data?
         if let id = book.transfer { data = await detach(id) }
         complete(number, error: URLError.make(.timedOut, message, url: task.url, resumeData: data))

@@ -262,13 +262,10 @@ actor SessionCore {
     /// Cancels a task: with a handler, its bytes are kept and the handler gets resume data.
     private func cancel(_ task: ResumableDownloadTask, producingResumeData handler: (@Sendable (Data?) -> Void)?) async {
         let number = task.taskIdentifier
-        guard var book = books[number], !book.finished else {
+        guard let book = markEnding(number) else {
             if let handler { deliver { _, _ in handler(nil) } }
             return
         }
-        book.finished = true
-        book.stopTimers()
-        books[number] = book
         var data: Data?
         if let id = book.transfer, let engine {
             if handler != nil {
