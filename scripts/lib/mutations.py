@@ -3,6 +3,9 @@ import glob, hashlib, os, re, subprocess, sys, tempfile, time
 import xml.etree.ElementTree as ElementTree
 
 LIST, RECORD, PAGE = "Tests/mutations.tsv", "Tests/mutation-record.tsv", "docs/mutations.md"
+# The suite runs as scripts/test runs it: at most 4 tests per core at once.
+TEST_ENVIRONMENT = dict(os.environ)
+TEST_ENVIRONMENT.setdefault("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", str(4 * (os.cpu_count() or 1)))
 OUTCOMES = ["killed", "caught by others", "survived", "timed out", "did not build"]
 
 
@@ -144,7 +147,7 @@ def swift_test(filter_pattern, timeout):
         command = ["swift", "test", "--skip-build", "--xunit-output", xunit]
         command += ["--filter", filter_pattern] if filter_pattern else []
         try:
-            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=TEST_ENVIRONMENT)
             status, output = run.returncode, run.stdout + run.stderr
         except subprocess.TimeoutExpired:
             return None, []
