@@ -129,8 +129,8 @@ extension TransferRunner {
             return .restart(reason)
         case .alreadyComplete(let total):
             return await finish(job, length: total)
-        case .redirect(let location, let status):
-            return .redirect(location, status: status)
+        case .redirect(let location, _):
+            return .redirect(location)
         case .write:
             return .restart("unexpected decision")
         }

@@ -49,8 +49,9 @@ struct TransferReporter: Sendable {
     /// The URL answered 403, 404 or 410 (the status given): another URL of the same resource to
     /// go on from (journaled by the session), or `nil` when there is none.
     var freshURL: @Sendable (_ status: Int) async -> String? = { _ in nil }
-    /// Whether to follow a redirect (its status, the URL that answered it, the next): `false`
-    /// fails the transfer with the 3xx.
+    /// Whether to follow a redirect (its status, the URL that answered it, the next), asked
+    /// before its body is read: `false` fails the transfer with the 3xx, or makes its body the
+    /// file where error bodies are delivered.
     var redirect: @Sendable (_ status: Int, _ from: String, _ to: String) async -> Bool = { _, _, _ in true }
     /// The fields answering a 401's challenges (`WWW-Authenticate` values) of the URL, `nil` to
     /// take the 401; none: a 401 is an answer like any other.
@@ -159,7 +160,7 @@ struct TransferRunner: Sendable {
                 authorization = (Self.origin(hop.url), fields)
                 continue
             }
-            if case .redirect(let location, _) = result {
+            if case .redirect(let location) = result {
                 switch trail.next(from: hop.url, location: location) {
                 case .success(let next):
                     // (The writer asked whether to follow it: see `attempt`.)
@@ -234,8 +235,8 @@ struct TransferRunner: Sendable {
         /// take: it never reached the server. It waits again, as a new request.
         case waitAgain
         case restart(String)
-        /// The server redirected the request to `Location`.
-        case redirect(String, status: Int)
+        /// The server redirected the request to `Location`, and it is followed.
+        case redirect(String)
         /// The server asked for credentials, and these fields answer it: the same request again.
         case authorize([String: String])
         /// A failure worth retrying; `status` is the HTTP status when the server answered one.
