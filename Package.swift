@@ -192,7 +192,7 @@ let package = Package(
             name: "halftunes",
             dependencies: [
                 "HalfTunesAgent", "HalfTunesWeb", "HalfTunesClient", "HalfTunesKit", "HalfTunesTerminal", "ITunesSearch",
-                "DemoCatalog", "TransferEngine",
+                "DemoCatalog", "TransferEngine", "SystemBasics",
                 "NetworkBasics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

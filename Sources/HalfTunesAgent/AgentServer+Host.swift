@@ -19,19 +19,17 @@ extension AgentServer {
         say("HalfTunes stopped; unfinished downloads resume next time.")
     }
 
-    /// The downloads of a process that serves them (`serve`, the agent): previews and covers
-    /// fetched trusting `trustRoots`, through `proxies`, under `bandwidthLimit`, their files
-    /// surviving what `durability` says.
-    static func openDownloads(
-        home: HalfTunesHome, tagging: TaggingOptions, trustRoots: TrustRoots, proxies: ProxySettings,
-        durability: Durability = .powerLoss, bandwidthLimit: Int?
-    ) async throws -> DownloadService {
+    /// The configuration of the downloads of a process that serves them (`serve`, the agent):
+    /// previews and covers fetched trusting `trustRoots`, through `proxies`, under
+    /// `bandwidthLimit`, their files surviving what `durability` says.
+    static func sessionConfiguration(
+        trustRoots: TrustRoots, proxies: ProxySettings, durability: Durability = .powerLoss, bandwidthLimit: Int?
+    ) -> TransferSessionConfiguration {
         var configuration = TransferSessionConfiguration()
         configuration.durability = durability
         configuration.trustRoots = trustRoots
         configuration.proxies = proxies
         configuration.bandwidthLimit = bandwidthLimit
-        return try await DownloadService.open(
-            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        return configuration
     }
 }

@@ -25,14 +25,18 @@ public enum AgentServer {
     ///     trusting what it trusts, through its proxies.
     ///   - page: A page to serve for this process's life (`demo`, or `serve` hosting the agent);
     ///     others are opened by `serve` processes over the socket (``PageHost``).
+    ///   - lookAhead: Ids to look up in the catalog at once, while the home opens: those of the
+    ///     batch whose command started the agent (``LookAhead``).
     ///   - say: Where lines for the user go.
+    ///   - ready: Called once the socket listens.
     /// - Throws: ``DownloadError``: `.conflict` when an agent already runs for the home (naming
     ///   its process) or another process owns the downloads; `.badInput` for a socket folder that
     ///   is not the user's alone.
     public static func run(
         home: HalfTunesHome, address: AgentAddress, idleExit: Duration?, tagging: TaggingOptions = TaggingOptions(),
         durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, catalogConfiguration: CatalogConfiguration,
-        page: PageRequest? = nil, say: @escaping @Sendable (String) -> Void
+        page: PageRequest? = nil, lookAhead: [Int] = [], say: @escaping @Sendable (String) -> Void,
+        ready: @escaping @Sendable () -> Void = {}
     ) async throws {
         // Connections, downloads and files share the descriptors: the most the system allows,
         // and the connection cap below that (ConnectionLimits).
@@ -52,22 +56,28 @@ public enum AgentServer {
         defer { lock.release() }
         if inherited == nil { address.removeStaleSocket() }
         let logger = Logger(label: "halftunes.agent")
-        let service = try await openDownloads(
-            home: home, tagging: tagging, trustRoots: catalogConfiguration.trustRoots,
-            proxies: catalogConfiguration.proxies, durability: durability,
+        var configuration = sessionConfiguration(
+            trustRoots: catalogConfiguration.trustRoots, proxies: catalogConfiguration.proxies, durability: durability,
             bandwidthLimit: bandwidthLimit)
-        let watch = IdleWatch(idle: idleExit ?? .seconds(1))
-        // On the downloads' clients: a lookup and the previews it finds share a connection.
+        // The lookups and the downloads share clients, made before the home opens: a lookup and
+        // the previews it finds share a connection, the look-ahead's too.
+        let clients = configuration.makeHTTPClients()
+        configuration.httpClients = clients
         let catalog = try ITunesCatalog(
-            configuration: catalogConfiguration, httpClient: service.httpClients.client(for: catalogConfiguration.baseURL),
+            configuration: catalogConfiguration, httpClient: clients.client(for: catalogConfiguration.baseURL),
             logger: Logger(label: "halftunes.catalog"))
+        let ahead = lookAhead.isEmpty ? nil : LookAhead(ids: lookAhead, catalog: catalog)
+        let service = try await DownloadService.open(
+            home: home, configuration: configuration, tagging: tagging, logger: Logger(label: "halftunes.downloads"))
+        let watch = IdleWatch(idle: idleExit ?? .seconds(1))
         await service.setRefresher { id in try? await catalog.lookupAfresh(id: id) }
-        let web = try WebApp(service: service, catalog: catalog, logger: logger) { watch.changed() }
+        let web = try WebApp(service: service, catalog: catalog, lookAhead: ahead, logger: logger) { watch.changed() }
         let socket = address.socket.path
         let pages = PageHost(service: service, catalog: catalog, logger: logger)
         let listener = web.agentListener(
             socket: socket, inherited: inherited, home: home.root.path, pages: pages
         ) {
+            defer { ready() }
             guard page == nil else { return }
             let handed = inherited == nil ? "" : " (the socket systemd handed it)"
             say("HalfTunes agent (process \(getpid())) listening on \(socket) for \(home.root.path)\(handed)")

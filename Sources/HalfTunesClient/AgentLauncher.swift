@@ -23,11 +23,15 @@ public enum AgentLauncher {
 
     /// The running agent's process, started now if need be, and whether it was started now.
     ///
-    /// - Parameter arguments: The agent's options after `agent` (the command's catalog, say).
+    /// - Parameters:
+    ///   - arguments: The agent's options after `agent` (the command's catalog, say).
+    ///   - lookAhead: Track ids an agent started now looks up at once, while it opens the home
+    ///     (the command's first downloads); not where systemd starts it.
     /// - Throws: ``DownloadError``: the socket's folder is unusable, or the agent did not start
     ///   (with the last line it logged).
     public static func ensureRunning(
-        home: HalfTunesHome, address: AgentAddress, arguments: [String], timeout: Duration = .seconds(10)
+        home: HalfTunesHome, address: AgentAddress, arguments: [String], lookAhead: [Int] = [],
+        timeout: Duration = .seconds(10)
     ) async throws -> (pid: Int32, started: Bool) {
         if case .running(let pid) = address.probe() { return (pid, false) }
         try address.prepareFolder()
@@ -47,11 +51,12 @@ public enum AgentLauncher {
         } else {
             let executable =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            let (visible, environment) = secretsMoved(["agent", "--home", home.root.path] + arguments)
+            let ahead = lookAhead.isEmpty ? [] : ["--look-ahead", lookAhead.map(String.init).joined(separator: ",")]
+            let (visible, environment) = secretsMoved(["agent", "--home", home.root.path] + arguments + ahead)
             do {
                 outcome = try await AgentStart.launch(
                     executable, visible, socket: address.place, log: log, environment: environment, timeout: timeout,
-                    lostRace: lostRace)
+                    readiness: "--ready-fd", lostRace: lostRace)
             } catch {
                 throw DownloadError(.internalError, "cannot start the HalfTunes agent: \(error.reason)")
             }

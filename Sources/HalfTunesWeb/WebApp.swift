@@ -25,10 +25,12 @@ public struct WebApp: Sendable {
 
     /// Creates the app over `service`'s downloads, searching `catalog`.
     ///
-    /// - Parameter onConnectionChange: Told of each connection opened or closed.
+    /// - Parameters:
+    ///   - lookAhead: A catalog lookup under way whose tracks the first start of its ids takes.
+    ///   - onConnectionChange: Told of each connection opened or closed.
     public init(
-        service: DownloadService, catalog: ITunesCatalog, token: String = WebApp.makeToken(), limits: ConnectionLimits = .init(),
-        logger: Logger, onConnectionChange: (@Sendable () -> Void)? = nil
+        service: DownloadService, catalog: ITunesCatalog, lookAhead: LookAhead? = nil, token: String = WebApp.makeToken(),
+        limits: ConnectionLimits = .init(), logger: Logger, onConnectionChange: (@Sendable () -> Void)? = nil
     ) throws {
         self.limits = limits
         self.connections = ConnectionCount(limit: limits.maximumConnections, onChange: onConnectionChange)
@@ -36,7 +38,7 @@ public struct WebApp: Sendable {
         self.library = service.home.library
         self.token = token
         self.logger = logger
-        self.control = LocalDownloadControl(service: service, catalog: { _ in catalog }, logger: logger)
+        self.control = LocalDownloadControl(service: service, catalog: { _ in catalog }, lookAhead: lookAhead, logger: logger)
         self.assets = try StaticAssets.load()
     }
 

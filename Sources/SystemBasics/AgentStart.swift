@@ -18,16 +18,43 @@ public enum AgentStart {
 
     /// Starts `executable arguments` and waits up to `timeout` for `socket` to answer.
     ///
-    /// - Parameter lostRace: Whether the last line a started agent logged as it ended says another
-    ///   agent holds the lock (the winner is then waited for a little longer).
+    /// - Parameters:
+    ///   - readiness: The agent's option that names a descriptor it writes a byte to once it
+    ///     listens (`--ready-fd`): given, the agent gets it with descriptor 3, a pipe, and the
+    ///     wait ends as the byte comes; else the socket is probed every 20 ms.
+    ///   - lostRace: Whether the last line a started agent logged as it ended says another
+    ///     agent holds the lock (the winner is then waited for a little longer).
     /// - Throws: ``DetachedProcessError`` when the process cannot be started at all.
     public static func launch(
         _ executable: String, _ arguments: [String], socket: AgentSocket, log: URL, environment: [String: String]? = nil,
-        timeout: Duration = .seconds(10), lostRace: @Sendable (String) -> Bool
+        timeout: Duration = .seconds(10), readiness: String? = nil, lostRace: @Sendable (String) -> Bool
     ) async throws(DetachedProcessError) -> Outcome {
         try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let child = try DetachedProcess.spawn(executable, arguments, log: log.path, environment: environment)
-        return await waitFor(socket, child: child, log: log, timeout: timeout, lostRace: lostRace)
+        var pipe: [Int32] = [-1, -1]
+        guard let readiness, Glibc.pipe(&pipe) == 0 else {
+            let child = try DetachedProcess.spawn(executable, arguments, log: log.path, environment: environment)
+            return await waitFor(socket, child: child, log: log, timeout: timeout, lostRace: lostRace)
+        }
+        // Neither end goes to other processes this one starts (the agent gets its own as 3).
+        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let child: pid_t
+        do {
+            child = try DetachedProcess.spawn(
+                executable, arguments + [readiness, "3"], log: log.path, environment: environment, passing: pipe[1])
+        } catch {
+            close(pipe[0])
+            close(pipe[1])
+            throw error
+        }
+        close(pipe[1])
+        let start = ContinuousClock.now
+        if await ReadinessPipe.wait(pipe[0], timeout: timeout), case .running(let pid) = socket.probe() {
+            reapLater(child)
+            return .running(pid: pid)
+        }
+        // It ended without saying so (another agent won the race, or it failed): as without a pipe.
+        let left = max(timeout - (ContinuousClock.now - start), .milliseconds(100))
+        return await waitFor(socket, child: child, log: log, timeout: left, lostRace: lostRace)
     }
 
     /// Waits up to `timeout` for `socket` to answer, noting when `child` (0: none of ours) ends.

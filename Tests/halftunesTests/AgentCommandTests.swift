@@ -144,6 +144,42 @@ struct AgentCommandTests {
         }
     }
 
+    @Test("an agent started with a batch's ids looks them up before any client asks; the download of them asks no more")
+    func lookAhead() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                let (agent, _) = try await setup.startAgent(["--idle-exit", "0", "--look-ahead", "1001,1002"])
+                defer { agent.signal(SIGTERM) }
+                #expect(await eventually(within: .seconds(10)) { catalog.lookupRequests == [[1001, 1002]] })
+                let download = try await setup.run(["download", "1002", "1001"])
+                #expect(download.status == 0, "\(download.stderr)")
+                #expect(catalog.lookupRequests == [[1001, 1002]], "one lookup in all")
+                try setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
+            }
+        }
+    }
+
+    @Test("a download that starts the agent hands it the batch's first ids to look up: one lookup in all")
+    func downloadStartsAgentWithItsIDs() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let setup = try AgentSetup(folder: folder, catalog: url)
+                try await setup.stoppingAgent {
+                    let download = try await setup.run(["download", "1003", "1001", "1002"])
+                    #expect(download.status == 0, "\(download.stderr)")
+                    #expect(catalog.lookupRequests == [[1001, 1002, 1003]], "one lookup in all")
+                    let pid = try #require(try await setup.agentPID(), "the agent the download started runs")
+                    let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+                    let words = String(decoding: commandLine, as: UTF8.self).split(separator: "\0").map(String.init)
+                    let flag = try #require(words.firstIndex(of: "--look-ahead"), "\(words)")
+                    #expect(words.dropFirst(flag + 1).first == "1003,1001,1002")
+                    try setup.expectByteExact([1001, 1002, 1003], in: try await setup.library(), catalog: catalog)
+                }
+            }
+        }
+    }
+
     @Test(
         "the agent raises its descriptor limit to the hard one: started under a soft limit of 256, it serves 300 connections at once",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit (util-linux)"))

@@ -23,6 +23,7 @@ public actor LocalDownloadControl: DownloadControl {
     let tracks = TrackDirectory()
     var service: DownloadService?
     private var catalog: ITunesCatalog?
+    private var lookAhead: LookAhead?
     private var library: LibraryStore?
     let ownsService: Bool
 
@@ -46,7 +47,10 @@ public actor LocalDownloadControl: DownloadControl {
     }
 
     /// A control over a download service that is already open (the server's, which closes it).
-    public init(service: DownloadService, catalog: @escaping CatalogMaker, logger: Logger) {
+    ///
+    /// - Parameter lookAhead: A lookup under way whose tracks the next start of its ids takes.
+    public init(service: DownloadService, catalog: @escaping CatalogMaker, lookAhead: LookAhead? = nil, logger: Logger) {
+        self.lookAhead = lookAhead
         self.home = service.home
         self.configuration = TransferSessionConfiguration()
         self.tagging = TaggingOptions()
@@ -78,7 +82,15 @@ public actor LocalDownloadControl: DownloadControl {
             // The rest from the library and the downloads under way: one read for the batch.
             for (id, status) in try await service.statuses(trackIDs: unseen) { known[id] = status.track }
             // Not remembered: from here on the library or the download under way has them.
-            let missing = Set(trackIDs).subtracting(known.keys)
+            var missing = Set(trackIDs).subtracting(known.keys)
+            if let ahead = lookAhead, !missing.isDisjoint(with: ahead.ids) {
+                lookAhead = nil
+                let found = try await ahead.tracks
+                tracks.remember(found)
+                for track in found where missing.contains(track.id) { known[track.id] = track }
+                // What it did not find, the catalog does not have.
+                missing.subtract(ahead.ids)
+            }
             if !missing.isEmpty {
                 for track in try await openCatalog().lookup(ids: Array(missing)) { known[track.id] = track }
             }

@@ -149,7 +149,7 @@ public actor TransferSession {
         self.journal = journal
         self.lock = lock
         self.logger = logger
-        self.clients = configuration.makeHTTPClients()
+        self.clients = configuration.httpClients ?? configuration.makeHTTPClients()
         self.scheduler = Scheduler(
             maxConcurrent: configuration.maxConcurrentTransfers, maxPerHost: configuration.maxTransfersPerHost,
             waitingPerHost: configuration.requestsWaitingPerHost)

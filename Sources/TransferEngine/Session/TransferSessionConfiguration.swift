@@ -70,6 +70,10 @@ public struct TransferSessionConfiguration: Sendable {
     /// address fails the transfer for good, with a reason naming the host (see ``NetworkReach``).
     /// For URLs from a source that must not reach this machine or its network (a catalog's).
     public var keepsPublicTransfersPublic = false
+    /// The HTTP clients the transfers use (default `nil`: made from this configuration as the
+    /// session opens). Clients from ``makeHTTPClients()`` used before the session opens (a
+    /// catalog lookup begun while it opens, say) hand it their connections; it shuts them down.
+    public var httpClients: HTTPClientSet?
 
     /// Creates a configuration.
     public init(
@@ -104,8 +108,9 @@ public struct TransferSessionConfiguration: Sendable {
         self.finisher = finisher
     }
 
-    /// The engine's HTTP clients (one per proxy used), on NIO's shared event loops.
-    func makeHTTPClients() -> HTTPClientSet {
+    /// The HTTP clients a session with this configuration makes (one per proxy used), on NIO's
+    /// shared event loops.
+    public func makeHTTPClients() -> HTTPClientSet {
         HTTPClientSet(configuration: httpClientConfiguration(), proxies: proxies)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import HalfTunesAgent
 import HalfTunesClient
 import HalfTunesKit
+import SystemBasics
 
 /// `halftunes agent`: the home's transfer agent. While it runs, every other command acts through
 /// it (on its Unix socket), so downloads go on when the command that started them ends.
@@ -24,6 +25,13 @@ struct AgentCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Say whether the agent runs: its process, socket and downloads (exit 3 when it does not).")
     var status = false
 
+    /// The launcher's pipe (``ReadinessPipe``): a byte is written to it once the socket listens.
+    @Option(name: .long, help: .hidden) var readyFd: Int32?
+
+    /// Track ids to look up in the catalog at once (``LookAhead``): the batch of the command
+    /// starting the agent, whose start then needs no lookup of its own.
+    @Option(name: .long, help: .hidden, transform: TrackIDList.parse) var lookAhead: TrackIDList?
+
     @OptionGroup var homeOptions: HomeOptions
     @OptionGroup var catalogOptions: CatalogOptions
     @OptionGroup var tagging: TaggingOption
@@ -35,13 +43,18 @@ struct AgentCommand: AsyncParsableCommand {
         let home = homeOptions.resolved
         let address = AgentAddress.resolve(for: home)
         if status { return try await sayStatus(home: home, address: address) }
+        let readyFd = readyFd
+        if let readyFd { ReadinessPipe.keepToSelf(readyFd) }
         try await reportingFailures {
             let configuration = try catalogOptions.configuration()
             try await AgentServer.run(
                 home: home, address: address, idleExit: idleExit == 0 ? nil : .seconds(idleExit),
                 tagging: tagging.resolved, durability: durability.resolved, bandwidthLimit: try rate.resolved(),
-                catalogConfiguration: configuration,
-                say: Terminal.say)
+                catalogConfiguration: configuration, lookAhead: lookAhead?.values ?? [],
+                say: Terminal.say
+            ) {
+                if let readyFd { ReadinessPipe.signal(readyFd) }
+            }
         }
     }
 

@@ -9,8 +9,11 @@ enum DetachedDownload {
     static func run(_ command: DownloadCommand) async throws {
         let arguments = command.downloading.agentArguments(catalog: command.catalogOptions)
         // Given arguments, an agent is started when none runs: never nil.
-        guard let (control, _) = try await command.homeOptions.remoteControl(agentArguments: arguments) else { return }
         var ids = command.trackIDs
+        // An agent started for them looks the first slice up as it starts.
+        let lookAhead = command.album.isEmpty ? Array(BatchFeed(ids).ids.prefix(APIRoute.maximumBatch)) : []
+        guard let (control, _) = try await command.homeOptions.remoteControl(agentArguments: arguments, lookAhead: lookAhead)
+        else { return }
         for album in command.album { ids += try await AlbumDownload.trackIDs(of: album, through: control) }
         var seen = Set<Int>()
         ids = ids.filter { seen.insert($0).inserted }

@@ -53,7 +53,10 @@ struct DownloadCommand: AsyncParsableCommand {
         Terminal.bootstrapLogging()
         try await reportingFailures {
             if detach { return try await DetachedDownload.run(self) }
-            try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
+            // The first slice's lookup begins as an agent started for it does.
+            let lookAhead = album.isEmpty ? Array(BatchFeed(trackIDs, limit: queueLimit).upcoming) : []
+            try await downloading.withControl(home: homeOptions, catalog: catalogOptions, lookAhead: lookAhead) {
+                control, cap in
                 var trackIDs = trackIDs
                 for id in album { trackIDs += try await AlbumDownload.trackIDs(of: id, through: control) }
                 let batch = BatchFeed(trackIDs, limit: queueLimit)

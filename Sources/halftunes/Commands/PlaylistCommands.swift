@@ -122,8 +122,11 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             }
             if !ids.isEmpty {
-                try await downloading.withControl(home: homeOptions, catalog: catalogOptions) { control, cap in
-                    try await ForegroundDownloads.run(control, json: json, batch: BatchFeed(ids), cap: cap) {
+                let batch = BatchFeed(ids)
+                try await downloading.withControl(
+                    home: homeOptions, catalog: catalogOptions, lookAhead: Array(batch.upcoming)
+                ) { control, cap in
+                    try await ForegroundDownloads.run(control, json: json, batch: batch, cap: cap) {
                         try await control.start($0)
                     }
                 }

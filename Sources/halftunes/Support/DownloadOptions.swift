@@ -16,14 +16,16 @@ struct DownloadOptions: ParsableArguments {
     /// Runs `body` with the downloading control of `home` — the agent's, started with these
     /// options when none runs — and the cap this process's downloads keep (`nil` through an agent
     /// already running, whose downloads go on as it was started: then each option
-    /// given that cannot apply is said once).
+    /// given that cannot apply is said once). An agent started now looks `lookAhead` up in the
+    /// catalog as it starts (the ids the command starts first).
     func withControl<T>(
-        home: HomeOptions, catalog: CatalogOptions, _ body: (any DownloadControl, _ cap: Int?) async throws -> T
+        home: HomeOptions, catalog: CatalogOptions, lookAhead: [Int] = [],
+        _ body: (any DownloadControl, _ cap: Int?) async throws -> T
     ) async throws -> T {
         let cap = try rate.resolved()
         let (control, startedAgent) = try await home.control(
             downloading: true, catalog: catalog, tagging: tagging.resolved, durability: durability.resolved,
-            bandwidthLimit: cap, agentArguments: agentArguments(catalog: catalog))
+            bandwidthLimit: cap, agentArguments: agentArguments(catalog: catalog), lookAhead: lookAhead)
         return try await control.closing { control in
             let owner: String
             switch control.owner {

@@ -42,12 +42,13 @@ struct HomeOptions: ParsableArguments {
     /// - Returns: The control, and whether it is an agent started now (with `agentArguments`).
     func control(
         downloading: Bool, catalog: CatalogOptions? = nil, tagging: TaggingOptions = TaggingOptions(),
-        durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil
+        durability: Durability = .powerLoss, bandwidthLimit: Int? = nil, agentArguments: [String]? = nil,
+        lookAhead: [Int] = []
     ) async throws -> (any DownloadControl, startedAgent: Bool) {
         if let problem = DownloadError.homeProblem(resolved) { throw problem }
         do {
             if let (remote, started) = try await remoteControl(
-                agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil, catalog: catalog)
+                agentArguments: AgentLauncher.isEnabled() ? agentArguments : nil, catalog: catalog, lookAhead: lookAhead)
             {
                 return (remote, started)
             }
@@ -72,7 +73,7 @@ struct HomeOptions: ParsableArguments {
     /// - Throws: ``DownloadError``: `.forbidden` when another user's agent listens on the
     ///   home's socket (this command then touches neither it nor the home); else when the agent
     ///   cannot start.
-    func remoteControl(agentArguments: [String]?, catalog: CatalogOptions? = nil) async throws -> (
+    func remoteControl(agentArguments: [String]?, catalog: CatalogOptions? = nil, lookAhead: [Int] = []) async throws -> (
         RemoteDownloadControl, startedAgent: Bool
     )? {
         let home = resolved
@@ -90,7 +91,8 @@ struct HomeOptions: ParsableArguments {
         // unfinished (killed, say): they go on, and the command acts through it.
         let orphaned = agentArguments == nil && AgentLauncher.isEnabled() ? DownloadService.orphanedDownloads(home: home) : 0
         guard let arguments = agentArguments ?? (orphaned > 0 ? catalog?.forwarded ?? [] : nil) else { return nil }
-        let (pid, started) = try await AgentLauncher.ensureRunning(home: home, address: agent, arguments: arguments)
+        let (pid, started) = try await AgentLauncher.ensureRunning(
+            home: home, address: agent, arguments: arguments, lookAhead: lookAhead)
         if started, agentArguments == nil {
             Terminal.warn(
                 "started the HalfTunes agent (process \(pid)): it resumes \(orphaned) unfinished download\(orphaned == 1 ? "" : "s")"
