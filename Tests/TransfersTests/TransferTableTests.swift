@@ -201,7 +201,7 @@ struct TransferTableTests {
             })
         let folder = FileManager.default.temporaryDirectory.path
         let leader = Task { await flusher.flush(folder) }
-        await Task.detached { leaderFlushing.wait() }.value
+        _ = await Self.wait(for: leaderFlushing)
         let waiter = Task { await flusher.flush(folder) }
         await leader.value
         leaderReturned.finish()
@@ -250,12 +250,12 @@ struct TransferTableTests {
             })
         let folder = FileManager.default.temporaryDirectory.path
         let leader = Task { await flusher.flush(folder) }
-        await Task.detached { leaderFlushing.wait() }.value
+        _ = await Self.wait(for: leaderFlushing)
         let waiter = Task { await flusher.flush(folder) }
         await leader.value
         #expect(flusher.flushCount == 2)
         let secondLeader = Task { await flusher.flush(folder) }
-        await Task.detached { secondLeaderFlushing.wait() }.value
+        _ = await Self.wait(for: secondLeaderFlushing)
         newRoundStarted.finish()
         // Waited for with a bound, so that a regression fails here instead of hanging the run.
         let waiterReturned = DispatchSemaphore(value: 0)
@@ -263,10 +263,18 @@ struct TransferTableTests {
             await waiter.value
             waiterReturned.signal()
         }
-        let returned = await Task.detached { waiterReturned.wait(timeout: .now() + .seconds(10)) == .success }.value
+        let returned = await Self.wait(for: waiterReturned, timeout: .now() + .seconds(10))
         #expect(returned, "the waiter still waits, on a round that does not cover its ticket")
         releaseSecondLeader.signal()
         await secondLeader.value
         #expect(flusher.flushCount == 3)
+    }
+
+    /// Waits for `semaphore` (until `timeout`) on a thread of its own: the cooperative pool has
+    /// as few threads as cores, and a test blocking one of them stalls every other test's tasks.
+    static func wait(for semaphore: DispatchSemaphore, timeout: DispatchTime = .distantFuture) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: semaphore.wait(timeout: timeout) == .success) }
+        }
     }
 }
