@@ -19,13 +19,15 @@ struct FolderFlusherArrivalTests {
             answer.pending.withLock { $0 = continuation }
             let bound = Task {
                 // Long: the flushes wait on file-work threads the whole suite's flushes share.
-                try? await Task.sleep(for: .seconds(40))
+                // Cancelled (the body ended): no answer from here, not even a late "no".
+                do { try await Task.sleep(for: .seconds(40)) } catch { return }
                 answer.give(false)
             }
             Task {
                 await body()
-                bound.cancel()
+                // The answer first: a bound cancelled before it was given used to answer "no".
                 answer.give(true)
+                bound.cancel()
             }
         }
     }
