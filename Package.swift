@@ -270,7 +270,8 @@ let package = Package(
         .testTarget(
             name: "NetworkBasicsTests",
             dependencies: [
-                "NetworkBasics", "SystemBasics", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "NetworkBasics", "SystemBasics", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport", "DemoCatalog"]),
         .testTarget(

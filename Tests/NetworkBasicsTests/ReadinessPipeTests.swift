@@ -1,5 +1,6 @@
 import Foundation
 import SystemBasics
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct ReadinessPipeTests {
 
     @Test("the byte the helper writes to descriptor 3 is seen; it gets 0, 1, 2 and 3 and no other descriptor")
     func ready() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryDirectory { folder in
             // A descriptor of the starter's own, open while the helper starts: it must stay behind.
             let kept = open("/dev/null", O_RDONLY)  // not close-on-exec
             defer { close(kept) }
@@ -45,7 +46,7 @@ struct ReadinessPipeTests {
 
     @Test("a helper that ends without writing is not ready: the wait ends as it does, not at the time-out")
     func endedFirst() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryDirectory { folder in
             let (reading, child) = try start("exit 3", log: folder.appendingPathComponent("log"))
             let started = ContinuousClock.now
             #expect(await ReadinessPipe.wait(reading, timeout: .seconds(30)) == false)
@@ -56,7 +57,7 @@ struct ReadinessPipeTests {
 
     @Test("a helper that neither writes nor ends: the wait ends at its time-out")
     func timesOut() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryDirectory { folder in
             let (reading, child) = try start("sleep 30", log: folder.appendingPathComponent("log"))
             defer {
                 kill(child, SIGKILL)
@@ -65,12 +66,4 @@ struct ReadinessPipeTests {
             #expect(await ReadinessPipe.wait(reading, timeout: .milliseconds(200)) == false)
         }
     }
-}
-
-/// A folder of its own, removed after `body`.
-private func withTemporaryFolder(_ body: (URL) async throws -> Void) async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readiness-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try await body(folder)
 }
