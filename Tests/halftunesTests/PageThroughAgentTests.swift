@@ -86,9 +86,10 @@ struct PageThroughAgentTests {
                     async let tail = get(url, "/library/1002", headers: [("Range", "bytes=\(end - 99)-\(end)")])
                     let (body, range) = try await (whole, tail)
                     #expect(body.status == 200)
-                    #expect(body.body == preview, "the bytes as they arrived are the server's, in order")
-                    #expect(range.status == 206)
-                    #expect(range.body == preview[(end - 99)...])
+                    // sameBytes: a failing #expect of two large Data values takes minutes to describe.
+                    #expect(sameBytes(body.body, preview), "the bytes as they arrived are the server's, in order")
+                    #expect(range.status == 206, "\(range.body.count) bytes")
+                    #expect(sameBytes(range.body, Data(preview[(end - 99)...])))
                 }
             }
         }
