@@ -4,6 +4,7 @@ import Foundation
 import HTTPRanges
 import HalfTunesKit
 import NIOHTTP1
+import Synchronization
 import TestSupport
 import Testing
 
@@ -47,6 +48,38 @@ struct PlayWhileDownloadingTests {
             }
             let library = try await request(url, "/library/1001")
             #expect(WAVAudio.audioHash(library.body) == WAVAudio.audioHash(preview))
+        }
+    }
+
+    @Test("a range asked before the download's length is known waits for it: a 206 of the file, never the whole")
+    func rangeBeforeTheLength() async throws {
+        try await withWebApp { url, web, catalog, _ in
+            catalog.setFaults(PreviewFaults(sendsNoLength: true), for: 1003)
+            catalog.hold(1003, atByte: 200_000)
+            defer { catalog.release(1003) }
+            #expect(try await request(url, "/api/downloads/1003", method: .POST, headers: allowed(url, web)).status == 200)
+            #expect(await eventually(within: .seconds(20)) { catalog.bytesSent(for: 1003) == 200_000 })
+            let listing = try await request(url, "/api/downloads").json
+            let item = (listing?["downloads"] as? [[String: Any]])?.first { $0["id"] as? Int == 1003 }
+            #expect(item?["expectedBytes"] == nil || item?["expectedBytes"] is NSNull, "a chunked body has no length yet")
+            let answered = Mutex(false)
+            let tail = Task {
+                var ranged = HTTPClientRequest(url: url.absoluteString + "/library/1003")
+                ranged.headers.add(name: "Range", value: "bytes=-100")
+                let response = try await HTTPClient.shared.execute(ranged, timeout: .seconds(30))
+                answered.withLock { $0 = true }
+                let body = Data(buffer: try await response.body.collect(upTo: 4 << 20))
+                return (response.status.code, response.headers.first(name: "Content-Range"), body)
+            }
+            // Answered now, it could only be the whole (200): nothing may come while the length is unknown.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(answered.withLock { $0 } == false, "answered before the length was known")
+            catalog.release(1003)
+            let (status, contentRange, body) = try await tail.value
+            let file = try await request(url, "/library/1003").body
+            #expect(status == 206)
+            #expect(contentRange == "bytes \(file.count - 100)-\(file.count - 1)/\(file.count)")
+            #expect(sameBytes(body, file.suffix(100)))
         }
     }
 

@@ -52,6 +52,15 @@ struct WebAppTests {
             let whole = try await request(url, "/library/1001").body
             #expect(WAVAudio.audioHash(whole) == WAVAudio.audioHash(preview))
             #expect(whole.count > preview.count)
+            // Every Range is read by the one parser: the last bytes (not the first), a malformed
+            // one ignored (not refused), one past the end refused.
+            let tail = try await request(url, "/library/1001", headers: [("Range", "bytes=-100")])
+            #expect(tail.status == 206)
+            #expect(tail.body == whole.suffix(100))
+            let malformed = try await request(url, "/library/1001", headers: [("Range", "bytes=x-")])
+            #expect(malformed.status == 200)
+            #expect(sameBytes(malformed.body, whole))
+            #expect(try await request(url, "/library/1001", headers: [("Range", "bytes=\(whole.count)-")]).status == 416)
         }
     }
 

@@ -13,6 +13,8 @@ public struct PreviewFaults: Sendable, Hashable {
     public var retryAfterSeconds: Int
     /// Answer every request with 200 and the whole file, as a server without range support does.
     public var ignoresRange: Bool
+    /// Send no `Content-Length` (a chunked body), as servers that compress or generate on the fly do.
+    public var sendsNoLength: Bool
     /// Answer this many requests with this status and no body (404, 500…).
     public var failure: (status: Int, count: Int)?
     /// Redirect (302) every request not addressed to this base URL's host and port to the same
@@ -23,8 +25,9 @@ public struct PreviewFaults: Sendable, Hashable {
     public init(
         bytesPerSecond: Int? = nil, dropAfterBytes: Int? = nil, drops: Int = 0, unavailableResponses: Int = 0,
         retryAfterSeconds: Int = 1, ignoresRange: Bool = false, failure: (status: Int, count: Int)? = nil,
-        redirectTo: String? = nil
+        redirectTo: String? = nil, sendsNoLength: Bool = false
     ) {
+        self.sendsNoLength = sendsNoLength
         self.redirectTo = redirectTo
         self.bytesPerSecond = bytesPerSecond
         self.dropAfterBytes = dropAfterBytes
@@ -40,6 +43,7 @@ public struct PreviewFaults: Sendable, Hashable {
             && lhs.unavailableResponses == rhs.unavailableResponses && lhs.retryAfterSeconds == rhs.retryAfterSeconds
             && lhs.ignoresRange == rhs.ignoresRange && lhs.failure?.status == rhs.failure?.status
             && lhs.failure?.count == rhs.failure?.count && lhs.redirectTo == rhs.redirectTo
+            && lhs.sendsNoLength == rhs.sendsNoLength
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -48,6 +52,7 @@ public struct PreviewFaults: Sendable, Hashable {
         hasher.combine(drops)
         hasher.combine(unavailableResponses)
         hasher.combine(ignoresRange)
+        hasher.combine(sendsNoLength)
     }
 }
 

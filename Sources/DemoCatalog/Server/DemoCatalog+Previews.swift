@@ -59,20 +59,20 @@ extension DemoCatalog {
             headers[.contentLength] = "0"
             return answer(.rangeNotSatisfiable, headers)
         }
-        headers[.contentLength] = String(bytes.count)
+        if !faults.sendsNoLength { headers[.contentLength] = String(bytes.count) }
         record(PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes.count))
         if request.method == .head {
             return Response(status: status, headers: headers, body: ResponseBody())
         }
         let body = preview.data[bytes]
         let dropAfter = faults.drops > 0 ? faults.dropAfterBytes : nil
-        guard faults.bytesPerSecond != nil || dropAfter != nil || holdPoint(of: id) != nil else {
+        guard faults.bytesPerSecond != nil || dropAfter != nil || holdPoint(of: id) != nil || faults.sendsNoLength else {
             countSent(body.count, for: id)
             return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(contentLength: body.count) { writer in
+            body: ResponseBody(contentLength: faults.sendsNoLength ? nil : body.count) { writer in
                 try await self.writeSlowly(
                     body, trackId: id, bytesPerSecond: faults.bytesPerSecond, dropAfter: dropAfter, to: &writer)
             })

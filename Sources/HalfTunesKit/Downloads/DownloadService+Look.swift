@@ -53,3 +53,14 @@ extension DownloadService {
         return [.queued, .running, .paused].contains(transfer.state)
     }
 }
+
+extension DownloadService {
+    /// Whether a track's download is still running (or queued), or has completed and is being
+    /// filed in the library: its length, or its file, is yet to come. Not for a paused, failed or
+    /// cancelled one, nor one already filed.
+    public func isArriving(trackID: Int) async -> Bool {
+        if (try? library.item(id: trackID)) != nil { return false }
+        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id) else { return false }
+        return [.queued, .running, .completed].contains(transfer.state)
+    }
+}

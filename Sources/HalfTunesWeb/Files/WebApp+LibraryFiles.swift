@@ -41,12 +41,31 @@ extension WebApp {
         // Not in the library yet: a download in progress plays from the bytes it has (its
         // document names the partial file, opened before the answer's head is sent: a download
         // that completes meanwhile is served from the library instead).
-        let (target, partial) = try await PlaySource.open { () async throws(DownloadError) in try await control.playTarget(id) }
+        var (target, partial) = try await PlaySource.open { () async throws(DownloadError) in try await control.playTarget(id) }
+        if partial != nil, target.expectedBytes == nil, request.headers[.range] != nil,
+            let known = await lookOnceLengthKnown(id)
+        {
+            (target, partial) = known
+        }
         if let partial { return servePartial(target, partial, request) }
         let file = URL(fileURLWithPath: target.file ?? "")
         var head = request.head
         let encoded = file.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         head.path = "/" + encoded
+        // The range is ours to read (RangeDecision, the one parser): the middleware is handed
+        // it as first-last, or none (a suffix it would read as a prefix; a malformed one it refuses).
+        if head.headerFields[.range] != nil, let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size],
+            let length = (size as? NSNumber)?.intValue
+        {
+            switch RangeDecision.decide(range: head.headerFields[.range], length: length) {
+            case .full: head.headerFields[.range] = nil
+            case .partial(let bytes): head.headerFields[.range] = "bytes=\(bytes.lowerBound)-\(bytes.upperBound)"
+            case .unsatisfiable where head.headerFields[.ifRange] == nil:
+                return Response(
+                    status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(length)", .acceptRanges: "bytes"])
+            case .unsatisfiable: head.headerFields[.range] = nil  // If-Range decides; the whole is never wrong
+            }
+        }
         do {
             // The middleware serves the file when what comes after it answers "not found".
             return try await files.handle(Request(head: head, body: request.body), context: context) { _, _ in
@@ -54,6 +73,40 @@ extension WebApp {
             }
         } catch let error as HTTPError where error.status == .notFound {
             throw DownloadError(.notFound, "that track's file is missing")
+        }
+    }
+
+    /// A downloading track looked at again, at each of its events, until its length is known (the
+    /// response's head reached the session; a server that sends no length: the file in the
+    /// library) or its download stops, for at most `bound`: a `Range` asked before then gets its
+    /// 206, not the whole file. `nil`: the length is still unknown.
+    private func lookOnceLengthKnown(
+        _ id: Int, bound: Duration = .seconds(30)
+    ) async -> (target: DownloadDocument, partial: OpenedFile?)? {
+        let (service, control, events) = (service, control, service.events())
+        let settled: @Sendable () async -> (target: DownloadDocument, partial: OpenedFile?)? = {
+            guard
+                let look = try? await PlaySource.open({ () async throws(DownloadError) in try await control.playTarget(id) })
+            else { return nil }
+            if look.partial == nil || look.target.expectedBytes != nil { return look }
+            return await service.isArriving(trackID: id) ? nil : look
+        }
+        return await withTaskGroup(of: (target: DownloadDocument, partial: OpenedFile?)?.self) { group in
+            group.addTask {
+                // Subscribed before the first look: no event between the two is missed.
+                if let look = await settled() { return look }
+                for await event in events where event.trackID == id {
+                    if let look = await settled() { return look }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: bound)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 
