@@ -3,7 +3,8 @@ import Hummingbird
 import Synchronization
 import TestSupport
 import Testing
-import Transfers
+
+@testable import Transfers
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -95,15 +96,27 @@ struct DownloadAuthenticationTests {
         return router
     }
 
-    private func download(_ url: URL, delegate: Answers, folder: URL) async -> (file: Data?, error: (any Error)?) {
+    private func download(
+        _ url: URL, delegate: Answers, folder: URL, afterEngineStart: (@Sendable () async -> Void)? = nil
+    ) async -> (file: Data?, error: (any Error)?) {
         let configuration = ResumableURLSessionConfiguration.ephemeral
         configuration.stateDirectory = folder
         configuration.urlCredentialStorage = nil
+        configuration.afterEngineStart = afterEngineStart
         let session = ResumableURLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         session.downloadTask(with: url).resume()
-        var ends = delegate.ended.stream.makeAsyncIterator()
-        let error = await ends.next() ?? nil
+        let ended = Task {
+            var ends = delegate.ended.stream.makeAsyncIterator()
+            return await ends.next() ?? nil
+        }
+        // A task whose end was lost never ends: a bound, so that this test fails instead of hanging.
+        let bound = Task {
+            try await Task.sleep(for: .seconds(20))
+            ended.cancel()
+        }
+        defer { bound.cancel() }
+        let error = await ended.value
         return (delegate.file.withLock { $0 }, error)
     }
 
@@ -140,6 +153,49 @@ struct DownloadAuthenticationTests {
                 #expect(delegate.asked.withLock { $0.map(\.method) } == [NSURLAuthenticationMethodHTTPDigest])
                 #expect(log.all == ["digest: none", "digest: given"])
             }
+        }
+    }
+
+    @Test("a 401 that comes back before the task's start has returned from the engine is still put to the delegate")
+    func challengeBeforeTheStartReturns() async throws {
+        let log = RequestLog<String>()
+        try await withTestServer(router(log: log)) { base in
+            try await withTemporaryDirectory { folder in
+                let delegate = Answers([(.useCredential, right)])
+                // The start held until the delegate is asked (at most 5 s): the 401 comes back meanwhile.
+                let (file, error) = await download(base.appendingPathComponent("digest"), delegate: delegate, folder: folder) {
+                    _ = await eventually(within: .seconds(5)) { !delegate.asked.withLock { $0.isEmpty } }
+                }
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(file.map { sameBytes($0, Self.body) } == true)
+                #expect(delegate.asked.withLock { $0.count } == 1)
+                #expect(log.all == ["digest: none", "digest: given"])
+            }
+        }
+    }
+
+    @Test("a transfer that ends before its task's start has returned from the engine still ends the task, with its file")
+    func endBeforeTheStartReturns() async throws {
+        let log = RequestLog<String>()
+        try await withTestServer(router(log: log)) { base in
+            try await withTemporaryDirectory { folder in
+                let delegate = Answers([])
+                // The start held until the whole file is on disk (at most 5 s): its events come meanwhile.
+                let (file, error) = await download(base.appendingPathComponent("free"), delegate: delegate, folder: folder) {
+                    _ = await eventually(within: .seconds(5)) { Self.finishedFile(in: folder) }
+                }
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(file.map { sameBytes($0, Self.body) } == true)
+                #expect(log.all == ["free: none"])
+            }
+        }
+    }
+
+    /// Whether a file of ``body``'s length, not a partial one, is somewhere under `folder`.
+    private static func finishedFile(in folder: URL) -> Bool {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey])
+        return (files?.allObjects as? [URL] ?? []).contains { file in
+            file.pathExtension != "part" && (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) == body.count
         }
     }
 

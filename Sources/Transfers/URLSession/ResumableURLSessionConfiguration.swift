@@ -44,6 +44,7 @@ public final class ResumableURLSessionConfiguration: Sendable {
         var agentExecutable = TransferAgentLink.defaultExecutable()
         /// The environment the agent's socket is found from (`nil`: this process's).
         var agentEnvironment: [String: String]?
+        var afterEngineStart: (@Sendable () async -> Void)?
     }
 
     private let settings: Mutex<Settings>
@@ -245,6 +246,14 @@ public final class ResumableURLSessionConfiguration: Sendable {
     var agentEnvironment: [String: String]? {
         get { settings.withLock { $0.agentEnvironment } }
         set { settings.withLock { $0.agentEnvironment = newValue } }
+    }
+
+    /// Run when a task's start has returned from the engine, before the task records its
+    /// transfer: the moment its transfer's first questions and events may already arrive. For
+    /// tests, which hold it open to show those are not lost.
+    var afterEngineStart: (@Sendable () async -> Void)? {
+        get { settings.withLock { $0.afterEngineStart } }
+        set { settings.withLock { $0.afterEngineStart = newValue } }
     }
 
     /// Where the session logs (default: nowhere).

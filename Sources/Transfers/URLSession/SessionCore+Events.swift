@@ -7,7 +7,8 @@ import Foundation
 extension SessionCore {
     /// Turns an engine event into task updates and delegate calls.
     func handle(_ event: TransferEvent) async {
-        guard let number = byTransfer[event.transferID], let task = tasks[number], var book = books[number], !book.finished
+        guard !parksEarly(event), let number = byTransfer[event.transferID], let task = tasks[number], var book = books[number],
+            !book.finished
         else { return }
         switch event {
         case .responded: book.lastHeard = .now

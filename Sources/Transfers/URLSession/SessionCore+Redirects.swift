@@ -9,7 +9,7 @@ extension SessionCore {
     /// Whether a download task's transfer follows a redirect, as the task's download delegate
     /// says (its own, else the session's) in the delivery line; `true` with none to ask.
     func mayFollow(_ id: TransferID, status: Int, from: URL, to: URL) async -> Bool {
-        guard let number = byTransfer[id], let task = tasks[number],
+        guard let number = await taskNumber(of: id), let task = tasks[number],
             let response = HTTPURLResponse(
                 url: from, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Location": to.absoluteString])
         else { return true }
@@ -26,7 +26,7 @@ extension SessionCore {
     /// The fields answering a download task's 401 challenge, as the task's download delegate
     /// says (its own, else the session's); `nil` to take the 401.
     func authorize(_ id: TransferID, url: URL, challenges: [String]) async throws(TransferError) -> [String: String]? {
-        guard let number = byTransfer[id], let task = tasks[number], let book = books[number] else { return nil }
+        guard let number = await taskNumber(of: id), let task = tasks[number], let book = books[number] else { return nil }
         let failure = HTTPURLResponse(
             url: url, statusCode: 401, httpVersion: "HTTP/1.1",
             headerFields: ["WWW-Authenticate": challenges.joined(separator: ", ")])

@@ -82,6 +82,9 @@ actor SessionCore {
     var dataRuns: [Int: Task<Void, Never>] = [:]
     var books: [Int: Book] = [:]
     var byTransfer: [TransferID: Int] = [:]
+    /// Tasks whose start awaits the engine, and the events their transfers sent meanwhile.
+    var starting: Set<Int> = []
+    var early: [TransferID: [TransferEvent]] = [:]
     /// Tasks a relaunched background session found with events to deliver; `nil` once delivered.
     var outstandingAtRelaunch: Set<Int>?
     var invalidating = false
@@ -206,6 +209,8 @@ actor SessionCore {
             do { try await engine.resume(id) } catch { logger.debug("resume had no effect", metadata: ["error": "\(error)"]) }
             return
         }
+        starting.insert(number)
+        var started: TransferID?
         do throws(TransferError) {
             let id: TransferID
             switch task.origin {
@@ -227,6 +232,7 @@ actor SessionCore {
                 downloadCookies.set(number, RequestCookies(configuration: configuration, request: request))
                 id = try await engine.start(
                     url: url, destination: folders.newDestination(), tag: tag(for: task), headers: headers)
+                await configuration.afterEngineStart?()
             case .resumeData(let data):
                 var resume = try ResumeData(encoded: data)
                 guard let owned = folders.ownedFiles(partialFile: resume.partialFile, destination: resume.destination) else {
@@ -254,9 +260,12 @@ actor SessionCore {
             }
             if let limit = book.idleLimit { (book.lastHeard, book.idleWatch) = (.now, idleWatch(for: number, limit: limit)) }
             books[number] = book
+            started = id
         } catch {
             complete(number, error: URLError.download(error, url: task.url))
         }
+        starting.remove(number)
+        await replayEarlyEvents(of: started)
     }
 
     /// Cancels a task: with a handler, its bytes are kept and the handler gets resume data.
