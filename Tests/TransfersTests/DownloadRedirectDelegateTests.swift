@@ -3,7 +3,8 @@ import Hummingbird
 import Synchronization
 import TestSupport
 import Testing
-import Transfers
+
+@testable import Transfers
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -59,10 +60,12 @@ struct DownloadRedirectDelegateTests {
     }
 
     private func download(
-        _ url: URL, delegate: Redirects, folder: URL, deliversBodies: Bool = false
+        _ url: URL, delegate: Redirects, folder: URL, deliversBodies: Bool = false,
+        afterEngineStart: (@Sendable () async -> Void)? = nil
     ) async -> (file: Data?, error: (any Error)?, status: Int?) {
         let configuration = ResumableURLSessionConfiguration.ephemeral
         configuration.stateDirectory = folder
+        configuration.afterEngineStart = afterEngineStart
         configuration.deliversHTTPErrorBodies = deliversBodies
         let session = ResumableURLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
@@ -100,6 +103,24 @@ struct DownloadRedirectDelegateTests {
                 let failure = try #require(error as? URLError)
                 #expect(failure.code == .badServerResponse)
                 #expect(failure.localizedDescription.contains("307"), "\(failure.localizedDescription)")
+                #expect(ends.count == 0)
+                #expect(delegate.asked.withLock { $0.count } == 1)
+            }
+        }
+    }
+
+    @Test("a 307 that comes back before the task's start has returned from the engine is still put to the delegate")
+    func redirectBeforeTheStartReturns() async throws {
+        let ends = RequestLog<String>()
+        try await withTestServer(router(ends: ends)) { base in
+            try await withTemporaryDirectory { folder in
+                let delegate = Redirects(follows: false)
+                // The start held until the delegate is asked or the next URL is (at most 5 s).
+                let (file, error, _) = await download(base.appendingPathComponent("hop"), delegate: delegate, folder: folder) {
+                    _ = await eventually(within: .seconds(5)) { !delegate.asked.withLock { $0.isEmpty } || ends.count > 0 }
+                }
+                #expect(file == nil)
+                #expect((error as? URLError)?.code == .badServerResponse, "\(String(describing: error))")
                 #expect(ends.count == 0)
                 #expect(delegate.asked.withLock { $0.count } == 1)
             }
