@@ -117,6 +117,7 @@ struct DownloadAuthenticationTests {
         }
         defer { bound.cancel() }
         let error = await ended.value
+        #expect(!ended.isCancelled, "the task did not end within 20 s")
         return (delegate.file.withLock { $0 }, error)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Makes a track's preview: a distinct little melody, as a 16-bit mono WAV file.
 ///
@@ -21,7 +22,30 @@ public struct PreviewSynthesizer: Sendable {
 
     /// The WAV bytes of the preview for `trackId`; `version` changes the melody (the "content
     /// changed on the server" case).
+    ///
+    /// Made once per process (the last ``keptPreviews`` kept): every catalog of a process asks
+    /// for the same bytes — a test suite starts hundreds — and each costs over a million sines.
     public func preview(trackId: Int, version: Int = 0) -> Data {
+        let key = MadeKey(sampleRate: sampleRate, seconds: seconds, trackId: trackId, version: version)
+        if let made = Self.made.withLock({ $0[key] }) { return made }
+        let data = synthesize(trackId: trackId, version: version)
+        Self.made.withLock { made in
+            if made.count >= Self.keptPreviews { made.removeAll(keepingCapacity: true) }
+            made[key] = data
+        }
+        return data
+    }
+
+    /// How many previews a process keeps made (about 1.3 MB each with the defaults).
+    public static let keptPreviews = 64
+
+    private struct MadeKey: Hashable {
+        var sampleRate, seconds, trackId, version: Int
+    }
+
+    private static let made = Mutex<[MadeKey: Data]>([:])
+
+    private func synthesize(trackId: Int, version: Int) -> Data {
         let sampleCount = sampleRate * seconds
         var data = Data(capacity: 44 + sampleCount * 2)
         data.append(wavHeader(sampleCount: sampleCount))
