@@ -32,6 +32,9 @@ struct DownloadTests {
             let preview = try #require(catalog.preview(for: 1002))
             let size = Int64(preview.data.count)
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1002)
+            // Held short of the end, so the pause finds it unfinished however slow the machine.
+            catalog.hold(1002, atByte: preview.data.count * 3 / 4)
+            defer { catalog.release(1002) }
             try await withSession { session, folder in
                 let events = EventRecorder(session.events())
                 let destination = folder.appendingPathComponent("song.wav")
@@ -47,6 +50,7 @@ struct DownloadTests {
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
 
                 catalog.setFaults(PreviewFaults(), for: 1002)
+                catalog.release(1002)
                 try await session.resume(id)
                 #expect(try await session.wait(for: id).state == .completed)
                 #expect(sha256Hex(try contents(destination)) == sha256Hex(preview.data))
@@ -64,6 +68,8 @@ struct DownloadTests {
         try await withDemoCatalog { catalog, url in
             let preview = try #require(catalog.preview(for: 1003))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1003)
+            catalog.hold(1003, atByte: 600_000)  // the pause finds it unfinished however slow the machine
+            defer { catalog.release(1003) }
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("song.wav")
                 let encoded: Data = try await withSession(folder: folder) { session, _ in
@@ -73,6 +79,7 @@ struct DownloadTests {
                     return try await session.pause(id).encoded()
                 }
                 catalog.setFaults(PreviewFaults(), for: 1003)
+                catalog.release(1003)
                 try await withSession(folder: folder.appendingPathComponent("other")) { session, _ in
                     let id = try await session.resume(with: ResumeData(encoded: encoded))
                     #expect(try await session.wait(for: id).state == .completed)
@@ -88,6 +95,8 @@ struct DownloadTests {
         try await withDemoCatalog { catalog, url in
             let old = try #require(catalog.preview(for: 1004))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1004)
+            catalog.hold(1004, atByte: 600_000)  // the pause finds it unfinished however slow the machine
+            defer { catalog.release(1004) }
             try await withSession { session, folder in
                 let events = EventRecorder(session.events())
                 let destination = folder.appendingPathComponent("song.wav")
@@ -96,6 +105,7 @@ struct DownloadTests {
                 _ = try await session.pause(id)
                 catalog.changeContent(of: 1004)
                 catalog.setFaults(PreviewFaults(), for: 1004)
+                catalog.release(1004)
                 let new = try #require(catalog.preview(for: 1004))
                 #expect(new.etag != old.etag)
                 try await session.resume(id)
