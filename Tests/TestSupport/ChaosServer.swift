@@ -133,15 +133,24 @@ public final class ChaosServer: Sendable {
             })
     }
 
+    /// `size` seeded bytes: each of the generator's numbers, little-endian, one after another.
+    /// A word at a time, not a byte: in a debug build the per-byte loop held a cooperative
+    /// thread for seconds, which every other test's tasks wait for.
     static func content(seed: UInt64, size: Int) -> Data {
         var random = SplitMix(seed: seed)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(size + 8)
-        while bytes.count < size {
-            let value = random.next()
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < size {
+                let value = random.next().littleEndian
+                let count = min(8, size - offset)
+                withUnsafeBytes(of: value) { word in
+                    raw.baseAddress!.advanced(by: offset).copyMemory(from: word.baseAddress!, byteCount: count)
+                }
+                offset += count
+            }
         }
-        return Data(bytes.prefix(size))
+        return data
     }
 }
 
