@@ -49,18 +49,20 @@ extension DownloadService {
     /// Whether a track is still on its way: queued, downloading or paused (not failed, not
     /// cancelled, not yet in the library).
     public func isUnderway(trackID: Int) async -> Bool {
-        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id) else { return false }
-        return [.queued, .running, .paused].contains(transfer.state)
+        await transferState(ofTrack: trackID).map { [.queued, .running, .paused].contains($0) } ?? false
     }
-}
 
-extension DownloadService {
     /// Whether a track's download is still running (or queued), or has completed and is being
     /// filed in the library: its length, or its file, is yet to come. Not for a paused, failed or
     /// cancelled one, nor one already filed.
     public func isArriving(trackID: Int) async -> Bool {
         if (try? library.item(id: trackID)) != nil { return false }
-        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id) else { return false }
-        return [.queued, .running, .completed].contains(transfer.state)
+        return await transferState(ofTrack: trackID).map { [.queued, .running, .completed].contains($0) } ?? false
+    }
+
+    /// The state of a track's transfer, if the session has one.
+    private func transferState(ofTrack trackID: Int) async -> TransferState? {
+        guard let id = transfersByTrack[trackID] else { return nil }
+        return await session.transfer(id)?.state
     }
 }
