@@ -105,7 +105,6 @@ public struct PreviewSynthesizer: Sendable {
     }
 }
 
-/// A tiny seeded generator, so melodies are the same on every run.
 /// SplitMix64: a small seeded generator, the same on every machine (synthesized previews, and the
 /// test servers' replayable faults).
 public struct SplitMix: Sendable {

@@ -5,9 +5,9 @@ import Hummingbird
 extension DemoCatalog {
     /// `GET`/`HEAD /previews/<id>.wav`: the preview with validators, honouring `Range` and `If-Range`,
     /// and injecting whatever faults are set.
-    func previewResponse(_ request: Request, context: BasicRequestContext) -> Response {
+    func previewResponse(_ request: Request, context: BasicRequestContext) async -> Response {
         guard let file = context.parameters.get("file"), file.hasSuffix(".wav"),
-            let id = Int(file.dropLast(4)), let preview = preview(for: id)
+            let id = Int(file.dropLast(4)), let preview = await preview(for: id)
         else { return Response(status: .notFound) }
         let faults = takeFaults(for: id)
         let range = request.headers[.range]

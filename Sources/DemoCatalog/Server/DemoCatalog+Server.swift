@@ -69,8 +69,8 @@ extension DemoCatalog {
         let router = Router()
         router.get("/search") { request, _ in self.search(request) }
         router.get("/lookup") { request, _ in self.lookup(request) }
-        router.get("/previews/:file") { request, context in self.previewResponse(request, context: context) }
-        router.head("/previews/:file") { request, context in self.previewResponse(request, context: context) }
+        router.get("/previews/:file") { request, context in await self.previewResponse(request, context: context) }
+        router.head("/previews/:file") { request, context in await self.previewResponse(request, context: context) }
         router.get("/artwork/:id/:size") { request, context in self.artwork(request, context: context) }
         router.get("/store/:id") { _, context in self.storePage(context) }
         router.get("/store/album/:id") { _, context in self.storePage(context, kind: "album") }
