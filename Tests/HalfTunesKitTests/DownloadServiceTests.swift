@@ -29,7 +29,9 @@ struct DownloadServiceTests {
                 #expect(files.count == 2)
                 for (id, file) in files {
                     #expect(file.deletingLastPathComponent().path == home.library.path)
-                    #expect(WAVAudio.audioHash(try Data(contentsOf: file)) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                    #expect(
+                        WAVAudio.audioHash(try Data(contentsOf: file)) == WAVAudio.audioHash(await catalog.preview(for: id)!.data)
+                    )
                 }
                 #expect(await service.downloads().isEmpty)
                 await service.close()

@@ -32,7 +32,7 @@ struct PlayWhileDownloadingTests {
     @Test("the whole body is the server's bytes; a range not yet downloaded is waited for, then sent")
     func streams() async throws {
         try await withWebApp { url, web, catalog, _ in
-            let preview = try #require(catalog.preview(for: 1001)).data
+            let preview = try #require(await catalog.preview(for: 1001)).data
             let received = try await startSlowDownload(1001, url, web, catalog, bytesPerSecond: 500_000)
             #expect(received < 1_200_000, "the range asked for below must not be on disk yet")
             async let whole = request(url, "/library/1001")
@@ -86,7 +86,7 @@ struct PlayWhileDownloadingTests {
     @Test("cancelling the download ends the stream instead of leaving the player hanging")
     func cancelEnds() async throws {
         try await withWebApp { url, web, catalog, _ in
-            let preview = try #require(catalog.preview(for: 1002)).data
+            let preview = try #require(await catalog.preview(for: 1002)).data
             _ = try await startSlowDownload(1002, url, web, catalog, bytesPerSecond: 100_000)
             let listening = Task { try await request(url, "/library/1002") }
             try await Task.sleep(for: .milliseconds(300))  // let the stream start (either order must end)

@@ -44,7 +44,7 @@ struct WebAppTests {
             #expect(state == "downloaded")
 
             // The file is served by track id, with ranges, so the player can seek.
-            let preview = try #require(catalog.preview(for: 1001)).data
+            let preview = try #require(await catalog.preview(for: 1001)).data
             let part = try await request(url, "/library/1001", headers: [("Range", "bytes=100-199")])
             #expect(part.status == 206)
             #expect(part.body == preview[100..<200])

@@ -39,7 +39,7 @@ struct AddressTests {
                     task.resume()
                     #expect(await recorder.completion(of: task) == nil)
                     let file = try #require(recorder.file(of: task))
-                    #expect(sha256Hex(file) == sha256Hex(catalog.preview(for: 1001)!.data))
+                    #expect(sha256Hex(file) == sha256Hex(await catalog.preview(for: 1001)!.data))
                 }
             }
         }
@@ -54,7 +54,7 @@ struct AddressTests {
                     task.resume()
                     #expect(await recorder.completion(of: task) == nil)
                     let file = try #require(recorder.file(of: task))
-                    #expect(sha256Hex(file) == sha256Hex(catalog.preview(for: 1002)!.data))
+                    #expect(sha256Hex(file) == sha256Hex(await catalog.preview(for: 1002)!.data))
                 }
             }
         }

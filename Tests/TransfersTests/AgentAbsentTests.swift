@@ -26,7 +26,7 @@ struct AgentAbsentTests {
                     let task = session.downloadTask(with: previewURL(base, id))
                     task.resume()
                     #expect(await recorder.completion(of: task) == nil)
-                    #expect(sameBytes(recorder.file(of: task), catalog.preview(for: id)?.data))
+                    #expect(sameBytes(recorder.file(of: task), await catalog.preview(for: id)?.data))
                 }
                 let said = log.messages.withLock { $0.filter { $0.message.contains("transfer agent") } }
                 #expect(said.count == 1, "\(said.map(\.message))")
@@ -50,7 +50,7 @@ struct AgentAbsentTests {
                 let task = session.downloadTask(with: previewURL(base, 1003))
                 task.resume()
                 #expect(await recorder.completion(of: task) == nil)
-                #expect(sameBytes(recorder.file(of: task), catalog.preview(for: 1003)?.data))
+                #expect(sameBytes(recorder.file(of: task), await catalog.preview(for: 1003)?.data))
                 #expect(log.messages.withLock { $0.filter { $0.message.contains("transfer agent") } }.isEmpty)
             }
         }

@@ -49,7 +49,7 @@ struct BackgroundKeeperTests {
                 _ = await owner.wait()
                 let done = await eventually(within: .seconds(20)) { await !keeper.isBusy }
                 #expect(done)
-                let preview = try #require(catalog.preview(for: 1001))
+                let preview = try #require(await catalog.preview(for: 1001))
                 #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(preview.data))
                 #expect(catalog.previewRequests.count == 1)
             }

@@ -70,7 +70,8 @@ struct BackgroundRelaunchTests {
                     #expect(completed.map { $0 < finishedAt } == true, "task \(task) did not complete before the call")
                     let file = calls.compactMap { if case .finished(task, let data, _) = $0 { data } else { nil } }.first
                     let id = task == 1 ? 1001 : 1002
-                    #expect(file.map(sha256Hex) == catalog.preview(for: id).map { sha256Hex($0.data) }, "task \(task)")
+                    let source = await catalog.preview(for: id)
+                    #expect(file.map(sha256Hex) == source.map { sha256Hex($0.data) }, "task \(task)")
                 }
                 // The suspended task finishes later, once resumed: no second call.
                 let last = try #require(tasks.first)

@@ -30,9 +30,11 @@ struct BandwidthCapTests {
                 }
                 for (id, transfer) in zip(ids, transfers) {
                     #expect(try await session.wait(for: transfer).state == .completed)
-                    #expect(try sameBytes(contents(folder.appendingPathComponent("\(id).wav")), catalog.preview(for: id)!.data))
+                    #expect(
+                        try sameBytes(contents(folder.appendingPathComponent("\(id).wav")), await catalog.preview(for: id)!.data))
                 }
-                let bytes = ids.reduce(0) { $0 + catalog.preview(for: $1)!.data.count }
+                var bytes = 0
+                for id in ids { bytes += await catalog.preview(for: id)!.data.count }
                 return (bytes, (ContinuousClock.now - started) / .seconds(1))
             }
         }

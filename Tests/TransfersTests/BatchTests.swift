@@ -24,7 +24,7 @@ struct BatchTests {
                 #expect(Set(transfers).count == Self.ids.count)
                 for (id, transfer) in zip(Self.ids, transfers) {
                     #expect(try await session.wait(for: transfer).state == .completed)
-                    let expected = try #require(catalog.preview(for: id)).data
+                    let expected = try #require(await catalog.preview(for: id)).data
                     #expect(sha256Hex(try contents(folder.appendingPathComponent("\(id).wav"))) == sha256Hex(expected))
                 }
                 // The server saw them asked for in the batch's order, a few at a time: none further
@@ -90,7 +90,7 @@ struct BatchTests {
                 let id = try await session.start([request])[0]
                 let snapshot = try await session.wait(for: id)
                 #expect(snapshot.state == .completed)
-                let expected = try #require(catalog.preview(for: 1001)).data
+                let expected = try #require(await catalog.preview(for: 1001)).data
                 #expect(sha256Hex(try contents(URL(filePath: path))) == sha256Hex(expected))
                 #expect(snapshot.destinationPath == path)
                 #expect(snapshot.destination == URL(filePath: path, directoryHint: .notDirectory))

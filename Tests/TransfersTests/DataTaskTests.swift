@@ -80,7 +80,7 @@ struct DataTaskTests {
                 let task = session.dataTask(with: previewURL(base, 1001))
                 task.resume()
                 #expect(await recorder.completion(of: task) == nil)
-                let preview = try #require(catalog.preview(for: 1001)).data
+                let preview = try #require(await catalog.preview(for: 1001)).data
                 #expect(sameBytes(recorder.body(of: task), preview))
                 #expect(
                     task.countOfBytesReceived == Int64(preview.count)
@@ -206,7 +206,7 @@ struct DataTaskTests {
                 #expect(recorder.calls.count == settled, "pieces kept coming while suspended")
                 task.resume()
                 #expect(await recorder.completion(of: task) == nil)
-                #expect(sameBytes(recorder.body(of: task), catalog.preview(for: 1003)?.data))
+                #expect(sameBytes(recorder.body(of: task), await catalog.preview(for: 1003)?.data))
             }
         }
     }

@@ -31,7 +31,7 @@ struct DiskFullTests {
                         try TinyFilesystem.resize(tiny, to: "4m")
                         try await session.resume(id)
                         #expect(try await session.wait(for: id).state == .completed)
-                        #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(catalog.preview(for: 1030)!.data))
+                        #expect(sha256Hex(try Data(contentsOf: destination)) == sha256Hex(await catalog.preview(for: 1030)!.data))
                         #expect(catalog.previewRequests.last { $0.trackId == 1030 }?.range == "bytes=\(kept)-")
                     }
                 }

@@ -17,7 +17,7 @@ struct DownloadTests {
                 let id = try await session.start(url: previewURL(url, 1001), destination: destination)
                 let done = try await session.wait(for: id)
                 #expect(done.state == .completed)
-                let expected = try #require(catalog.preview(for: 1001)).data
+                let expected = try #require(await catalog.preview(for: 1001)).data
                 #expect(sha256Hex(try contents(destination)) == sha256Hex(expected))
                 #expect(done.receivedBytes == Int64(expected.count))
                 #expect(done.expectedBytes == Int64(expected.count))
@@ -29,7 +29,7 @@ struct DownloadTests {
     @Test("pause at about half keeps the partial file; resume fetches only the rest, validated by If-Range")
     func pauseAndResume() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1002))
+            let preview = try #require(await catalog.preview(for: 1002))
             let size = Int64(preview.data.count)
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1002)
             // Held short of the end, so the pause finds it unfinished however slow the machine.
@@ -66,7 +66,7 @@ struct DownloadTests {
     @Test("resume data persisted and handed to another session finishes the download")
     func resumeDataAcrossSessions() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1003))
+            let preview = try #require(await catalog.preview(for: 1003))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1003)
             catalog.hold(1003, atByte: 600_000)  // the pause finds it unfinished however slow the machine
             defer { catalog.release(1003) }
@@ -93,7 +93,7 @@ struct DownloadTests {
     @Test("when the content changed before the resume, the new version is downloaded whole, never spliced")
     func contentChanged() async throws {
         try await withDemoCatalog { catalog, url in
-            let old = try #require(catalog.preview(for: 1004))
+            let old = try #require(await catalog.preview(for: 1004))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000), for: 1004)
             catalog.hold(1004, atByte: 600_000)  // the pause finds it unfinished however slow the machine
             defer { catalog.release(1004) }
@@ -106,7 +106,7 @@ struct DownloadTests {
                 catalog.changeContent(of: 1004)
                 catalog.setFaults(PreviewFaults(), for: 1004)
                 catalog.release(1004)
-                let new = try #require(catalog.preview(for: 1004))
+                let new = try #require(await catalog.preview(for: 1004))
                 #expect(new.etag != old.etag)
                 try await session.resume(id)
                 #expect(try await session.wait(for: id).state == .completed)
@@ -123,7 +123,7 @@ struct DownloadTests {
     @Test("a server that ignores Range (200 every time) still gives the right file")
     func ignoresRange() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1005))
+            let preview = try #require(await catalog.preview(for: 1005))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 2_000_000, ignoresRange: true), for: 1005)
             try await withSession { session, folder in
                 let events = EventRecorder(session.events())
@@ -146,7 +146,7 @@ struct DownloadTests {
     @Test("a connection dropped mid-body twice: the download completes by resuming")
     func droppedTwice() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1006))
+            let preview = try #require(await catalog.preview(for: 1006))
             catalog.setFaults(PreviewFaults(dropAfterBytes: 300_000, drops: 2), for: 1006)
             try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
                 let destination = folder.appendingPathComponent("song.wav")
@@ -171,7 +171,7 @@ struct DownloadTests {
     )
     func unavailable() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1007))
+            let preview = try #require(await catalog.preview(for: 1007))
             catalog.setFaults(PreviewFaults(unavailableResponses: 2, retryAfterSeconds: 1), for: 1007)
             try await withSession(TransferSessionConfiguration(retryPolicy: quickRetries)) { session, folder in
                 let events = EventRecorder(session.events())

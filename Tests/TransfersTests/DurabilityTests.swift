@@ -24,7 +24,7 @@ struct DurabilityTests {
     private func interruptByPowerCut(_ durability: Durability) async throws -> Outcome {
         try await withDemoCatalog { catalog, url in
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_500_000))
-            let source = catalog.preview(for: 1004)!.data
+            let source = await catalog.preview(for: 1004)!.data
             // Held short of the end, so the crash finds it unfinished however slow the machine.
             catalog.hold(1004, atByte: source.count * 3 / 4)
             let configuration = TransferSessionConfiguration(checkpointBytes: 128 << 10, durability: durability)

@@ -37,7 +37,7 @@ struct FinisherTests {
     @Test("the finished version goes into place; the partial file and the scratch file are gone")
     func finishes() async throws {
         try await withDemoCatalog { catalog, url in
-            let source = catalog.preview(for: 1005)!.data
+            let source = await catalog.preview(for: 1005)!.data
             try await withSession(TransferSessionConfiguration(finisher: Self.marking)) { session, folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let id = try await session.start(url: previewURL(url, 1005), destination: destination)
@@ -57,7 +57,7 @@ struct FinisherTests {
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let id = try await session.start(url: previewURL(url, 1006), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                #expect(try sameBytes(contents(destination), catalog.preview(for: 1006)!.data))
+                #expect(try sameBytes(contents(destination), await catalog.preview(for: 1006)!.data))
                 #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
             }
         }
@@ -73,7 +73,7 @@ struct FinisherTests {
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let id = try await session.start(url: previewURL(url, 1006), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                #expect(try sameBytes(contents(destination), catalog.preview(for: 1006)!.data))
+                #expect(try sameBytes(contents(destination), await catalog.preview(for: 1006)!.data))
                 #expect(filesIn(destination.deletingLastPathComponent()) == ["song.wav"])
             }
         }
@@ -82,7 +82,7 @@ struct FinisherTests {
     @Test("a scratch file a crash left beside the complete partial file is gone once the download is finished")
     func leftoverScratchFile() async throws {
         try await withDemoCatalog { catalog, url in
-            let source = catalog.preview(for: 1009)!.data
+            let source = await catalog.preview(for: 1009)!.data
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
                 try await Self.stopWhileFinishing(1009, from: url, to: destination, in: folder)
@@ -102,7 +102,7 @@ struct FinisherTests {
     @Test("closed while finishing: the complete partial file stays; the next open finishes it without refetching")
     func stoppedWhileFinishing() async throws {
         try await withDemoCatalog { catalog, url in
-            let source = catalog.preview(for: 1007)!.data
+            let source = await catalog.preview(for: 1007)!.data
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
                 try await Self.stopWhileFinishing(1007, from: url, to: destination, in: folder)
@@ -126,7 +126,7 @@ struct FinisherTests {
     @Test("killed after the finished file went into place but before the journal said so: the next open sees it done")
     func journalLagged() async throws {
         try await withDemoCatalog { catalog, url in
-            let source = catalog.preview(for: 1008)!.data
+            let source = await catalog.preview(for: 1008)!.data
             try await withTemporaryDirectory { folder in
                 let destination = folder.appendingPathComponent("files/song.wav")
                 let configuration = TransferSessionConfiguration(finisher: Self.marking)

@@ -47,7 +47,7 @@ struct FreshURLTests {
                 let fresh = URL(string: previewURL(base, 1005).absoluteString + "?g=1")!
                 let lookup = Lookup(answer: fresh)
                 let (id, end) = try await staleMidway(catalog, base, session, folder, lookup: lookup)
-                let preview = try #require(catalog.preview(for: 1005))
+                let preview = try #require(await catalog.preview(for: 1005))
                 #expect(end.state == .completed)
                 #expect(try sameBytes(Data(contentsOf: folder.appendingPathComponent("1005.wav")), preview.data))
                 let asked = lookup.asked.withLock { $0 }
@@ -68,7 +68,7 @@ struct FreshURLTests {
                 let lookup = Lookup(answer: URL(string: previewURL(base, 1005).absoluteString + "?g=1")!)
                 let (_, end) = try await staleMidway(catalog, base, session, folder, lookup: lookup, changeContent: true)
                 #expect(end.state == .completed)
-                let preview = try #require(catalog.preview(for: 1005))
+                let preview = try #require(await catalog.preview(for: 1005))
                 #expect(try Data(contentsOf: folder.appendingPathComponent("1005.wav")) == preview.data)
                 #expect(catalog.previewRequests.filter { $0.trackId == 1005 }.map(\.status) == [200, 404, 200])
             }

@@ -32,7 +32,7 @@ struct HTTPSTests {
                     let task = session.downloadTask(with: previewURL(base, 1001))
                     task.resume()
                     #expect(await recorder.completion(of: task) == nil)
-                    #expect(try sha256Hex(#require(recorder.file(of: task))) == sha256Hex(catalog.preview(for: 1001)!.data))
+                    #expect(try sha256Hex(#require(recorder.file(of: task))) == sha256Hex(await catalog.preview(for: 1001)!.data))
 
                     catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1002)
                     // Paused mid-download whatever the machine's speed: the body waits at 300 KB.
@@ -48,7 +48,8 @@ struct HTTPSTests {
                     let resumed = session.downloadTask(withResumeData: try #require(resumeData))
                     resumed.resume()
                     #expect(await recorder.completion(of: resumed) == nil)
-                    #expect(try sha256Hex(#require(recorder.file(of: resumed))) == sha256Hex(catalog.preview(for: 1002)!.data))
+                    #expect(
+                        try sha256Hex(#require(recorder.file(of: resumed))) == sha256Hex(await catalog.preview(for: 1002)!.data))
                     let last = try #require(catalog.previewRequests.last { $0.trackId == 1002 })
                     #expect(last.status == 206 && last.range != nil && last.ifRange != nil, "\(last)")
                 }

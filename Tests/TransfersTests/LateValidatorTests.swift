@@ -30,7 +30,7 @@ struct LateValidatorTests {
     @Test("paused before its validator was due: the pause journals it, and after a reopen the rest comes with If-Range")
     func pausedEarly() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1004))
+            let preview = try #require(await catalog.preview(for: 1004))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 200_000), for: 1004)
             // No progress interval passes: only the pause can journal the validator.
             let configuration = TransferSessionConfiguration(progressInterval: .seconds(3600))
@@ -63,7 +63,7 @@ struct LateValidatorTests {
     @Test("a body past the progress interval, or past a MiB, has its validator journaled while it still arrives")
     func journaledWhileArriving() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1005))
+            let preview = try #require(await catalog.preview(for: 1005))
             try #require(preview.data.count > 1_200_000, "the test needs a preview over 1.2 MB")
             catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1005)
             // By time: the first progress report comes after 50 ms, the validator before it.

@@ -154,7 +154,7 @@ struct PromiseTests {
         arguments: [-60_000, 60_000])
     func recoveryTrustsTheFile(journalError: Int64) async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1021))
+            let preview = try #require(await catalog.preview(for: 1021))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1021)
             try await withTemporaryDirectory { folder in
                 let sessionFolder = folder.appendingPathComponent("session")
@@ -186,7 +186,7 @@ struct PromiseTests {
     @Test("progress after a resume starts at the bytes on disk and never goes back")
     func progressAfterResume() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1022))
+            let preview = try #require(await catalog.preview(for: 1022))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1022)
             try await withSession { session, folder in
                 let events = EventRecorder(session.events())

@@ -17,7 +17,7 @@ struct RedirectResumeTests {
         try await withDemoCatalog { catalog, base in
             let other = "http://localhost:\(base.port!)"
             catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000, redirectTo: other), for: 1005)
-            let preview = try #require(catalog.preview(for: 1005))
+            let preview = try #require(await catalog.preview(for: 1005))
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
                     let task = session.downloadTask(with: previewURL(base, 1005))

@@ -61,7 +61,7 @@ struct ResumableURLSessionLifecycleTests {
     @Test("a download that starts over (the server stops honouring ranges) never reports progress going back")
     func restartNeverGoesBack() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1023))
+            let preview = try #require(await catalog.preview(for: 1023))
             catalog.setFaults(
                 PreviewFaults(bytesPerSecond: 2_000_000, dropAfterBytes: 400_000, drops: 1, ignoresRange: true), for: 1023)
             try await withTemporaryDirectory { folder in
@@ -82,7 +82,7 @@ struct ResumableURLSessionLifecycleTests {
     @Test("finishTasksAndInvalidate lets running tasks finish, refuses new ones, then reports invalidation once")
     func finishAndInvalidate() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1019))
+            let preview = try #require(await catalog.preview(for: 1019))
             try await withTemporaryDirectory { folder in
                 let configuration = ResumableURLSessionConfiguration.default
                 configuration.stateDirectory = folder

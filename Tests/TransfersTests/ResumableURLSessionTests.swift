@@ -26,7 +26,7 @@ struct ResumableURLSessionTests {
                     for (task, id) in zip(tasks, ids) {
                         let error = await recorder.completion(of: task)
                         #expect(error == nil)
-                        let preview = try #require(catalog.preview(for: id))
+                        let preview = try #require(await catalog.preview(for: id))
                         let size = Int64(preview.data.count)
                         let filetask = try #require(recorder.file(of: task))
                         #expect(sha256Hex(filetask) == sha256Hex(preview.data))
@@ -80,7 +80,7 @@ struct ResumableURLSessionTests {
     @Test("pause with cancel(byProducingResumeData:), resume in the same process: only the rest is fetched (206)")
     func pauseAndResume() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1005))
+            let preview = try #require(await catalog.preview(for: 1005))
             let size = Int64(preview.data.count)
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1005)
             // Held there, so the cancel finds it unfinished however slow the machine.
@@ -151,9 +151,9 @@ struct ResumableURLSessionTests {
                             task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
                         })
                     catalog.setFaults(PreviewFaults(), for: 1006)
-                    let old = try #require(catalog.preview(for: 1006)).data
+                    let old = try #require(await catalog.preview(for: 1006)).data
                     catalog.changeContent(of: 1006)
-                    let new = try #require(catalog.preview(for: 1006)).data
+                    let new = try #require(await catalog.preview(for: 1006)).data
                     #expect(old != new)
 
                     let resumed = session.downloadTask(withResumeData: data)
@@ -181,7 +181,7 @@ struct ResumableURLSessionTests {
     @Test("suspend keeps the bytes; resume continues with a range request")
     func suspendAndResume() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1007))
+            let preview = try #require(await catalog.preview(for: 1007))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1007)
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
@@ -208,7 +208,7 @@ struct ResumableURLSessionTests {
     @Test("a failure after the retries carries resume data in the error; it finishes the file")
     func failureCarriesResumeData() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1008))
+            let preview = try #require(await catalog.preview(for: 1008))
             catalog.setFaults(PreviewFaults(dropAfterBytes: 150_000, drops: 1), for: 1008)
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder, { $0.retryPolicy = RetryPolicy(maxAttemptsWithoutProgress: 1) }) {
@@ -251,7 +251,7 @@ struct ResumableURLSessionTests {
     @Test("async download(from:), cancelled by its Swift task, throws resume data that download(resumeFrom:) finishes")
     func asyncConveniences() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1011))
+            let preview = try #require(await catalog.preview(for: 1011))
             try await withTemporaryDirectory { folder in
                 try await withResumableSession(in: folder) { session, recorder in
                     let (file, response) = try await session.download(from: previewURL(base, 1011))

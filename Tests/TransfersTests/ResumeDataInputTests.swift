@@ -150,7 +150,7 @@ struct ResumeDataInputTests {
     @Test("resume data whose partial file is gone downloads the file whole from the URL it names")
     func partialFileGone() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1012))
+            let preview = try #require(await catalog.preview(for: 1012))
             try await withTemporaryDirectory { folder in
                 let (data, _) = try resumeData(
                     url: previewURL(base, 1012), state: folder.appendingPathComponent("state"), bytes: 50_000,

@@ -37,7 +37,7 @@ struct SessionKindsTests {
                 let destination = folder.appendingPathComponent("1001.wav")
                 let id = try await session.start(url: previewURL(base, 1001), destination: destination)
                 #expect(try await session.wait(for: id).state == .completed)
-                #expect(try contents(destination) == catalog.preview(for: 1001)?.data)
+                #expect(try await catalog.preview(for: 1001)?.data == contents(destination))
                 #expect(filesIn(folder.appendingPathComponent("session")) == ["test.lock"])
             }
         }
@@ -63,7 +63,7 @@ struct SessionKindsTests {
                     let resumed = other.downloadTask(withResumeData: data)
                     resumed.resume()
                     #expect(await otherRecorder.completion(of: resumed) == nil)
-                    #expect(otherRecorder.file(of: resumed) == catalog.preview(for: 1002)?.data)
+                    #expect(await catalog.preview(for: 1002)?.data == otherRecorder.file(of: resumed))
                     guard
                         case .resumed(_, let offset, _)? = otherRecorder.calls.first(where: {
                             if case .resumed = $0 { true } else { false }
@@ -109,7 +109,7 @@ struct SessionKindsTests {
                 #expect(named.isEmpty, "a journal on disk: \(named)")
                 catalog.setFaults(PreviewFaults(), for: 1001)
                 #expect(await recorder.completion(of: task) == nil)
-                #expect(sameBytes(recorder.file(of: task), catalog.preview(for: 1001)?.data))
+                #expect(sameBytes(recorder.file(of: task), await catalog.preview(for: 1001)?.data))
                 #expect(files() == [], "in the state folder after: \(files())")
             }
         }

@@ -10,7 +10,7 @@ struct SessionLookTests {
     @Test("its transfers as journaled, a running one's bytes as on disk, while the owner keeps the lock and goes on")
     func besideTheOwner() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1020))
+            let preview = try #require(await catalog.preview(for: 1020))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1020)
             catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1021)
             try await withSession { session, folder in

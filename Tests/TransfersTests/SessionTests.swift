@@ -53,7 +53,7 @@ struct SessionTests {
                 }
                 for (id, _, _) in started { #expect(try await session.wait(for: id).state == .completed) }
                 for (_, track, destination) in started {
-                    #expect(sha256Hex(try contents(destination)) == sha256Hex(catalog.preview(for: track)!.data))
+                    #expect(sha256Hex(try contents(destination)) == sha256Hex(await catalog.preview(for: track)!.data))
                 }
                 #expect(await events.seenCompleted(started.map(\.0)))
                 #expect(peakRunning(events.events) <= 4)
@@ -121,7 +121,7 @@ struct SessionTests {
     @Test("closing interrupts running transfers; reopening resumes them from the bytes on disk")
     func reopen() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1020))
+            let preview = try #require(await catalog.preview(for: 1020))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1020)
             try await withTemporaryDirectory { folder in
                 let sessionFolder = folder.appendingPathComponent("session")
@@ -182,7 +182,7 @@ struct SessionTests {
                     let heads = events.events.compactMap { event -> TransferResponse? in
                         if case .responded(_, let response) = event { response } else { nil }
                     }
-                    #expect(try contents(destination) == catalog.preview(for: 1021)!.data)
+                    #expect(try await catalog.preview(for: 1021)!.data == contents(destination))
                     if reports {
                         #expect(heads.map(\.status) == [200])
                         #expect(heads.first?.headers["Content-Length"] == "1323044")

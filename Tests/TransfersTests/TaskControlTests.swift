@@ -81,8 +81,8 @@ struct TaskControlTests {
                     let (file, response) = try await session.download(from: previewURL(base, 1005), delegate: own)
                     defer { try? FileManager.default.removeItem(at: file) }
                     #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                    #expect(try Data(contentsOf: file) == catalog.preview(for: 1005)?.data)
-                    let size = Int64(try #require(catalog.preview(for: 1005)).data.count)
+                    #expect(try await catalog.preview(for: 1005)?.data == Data(contentsOf: file))
+                    let size = Int64(try #require(await catalog.preview(for: 1005)).data.count)
                     let last = await own.first { if case .wrote(_, _, size, _) = $0 { true } else { false } }
                     guard case .wrote = last else {
                         Issue.record("the task's delegate heard no progress")

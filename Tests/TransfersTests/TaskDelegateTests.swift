@@ -37,7 +37,7 @@ struct TaskDelegateTests {
                 let own = DataRecorder()
                 let (data, response) = try await session.data(from: previewURL(base, 1001), delegate: own)
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                #expect(sameBytes(data, catalog.preview(for: 1001)?.data))
+                #expect(sameBytes(data, await catalog.preview(for: 1001)?.data))
                 #expect(sameBytes(pieces(own), data), "\(own.calls.count) calls")
                 #expect(sessionRecorder.calls.isEmpty, "\(sessionRecorder.calls.count) calls to the session's delegate")
             }
@@ -58,14 +58,14 @@ struct TaskDelegateTests {
                 #expect(task.delegate === own)
                 task.resume()
                 #expect(await own.completion(of: task) == nil)
-                #expect(own.body(of: task) == catalog.preview(for: 1002)?.data)
+                #expect(await catalog.preview(for: 1002)?.data == own.body(of: task))
                 #expect(sessionRecorder.calls.isEmpty)
 
                 let other = session.dataTask(with: previewURL(base, 1003))
                 other.delegate = Bystander()
                 other.resume()
                 #expect(await sessionRecorder.completion(of: other) == nil)
-                #expect(sessionRecorder.body(of: other) == catalog.preview(for: 1003)?.data)
+                #expect(await catalog.preview(for: 1003)?.data == sessionRecorder.body(of: other))
             }
         }
     }

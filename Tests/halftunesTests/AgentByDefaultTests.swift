@@ -68,7 +68,7 @@ struct AgentByDefaultTests {
                         try await Task.sleep(for: .milliseconds(50))
                         library = try await setup.library()
                     }
-                    try setup.expectByteExact(ids, in: library, catalog: catalog)
+                    try await setup.expectByteExact(ids, in: library, catalog: catalog)
                 }
             }
         }
@@ -103,7 +103,7 @@ struct AgentByDefaultTests {
                     let second = try #require(try await setup.agentPID())
                     #expect(second != first)
                     let library = try await setup.library()
-                    try setup.expectByteExact(ids, in: library, catalog: catalog)
+                    try await setup.expectByteExact(ids, in: library, catalog: catalog)
                 }
             }
         }
@@ -155,7 +155,7 @@ struct AgentByDefaultTests {
                     #expect(waited.status == 0, "\(waited.stdout) \(waited.stderr)")
                     let library = try await setup.library()
                     #expect(library.keys.sorted() == [1001, 1002])
-                    try setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
+                    try await setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
                 }
             }
         }

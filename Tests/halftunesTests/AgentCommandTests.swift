@@ -39,7 +39,7 @@ struct AgentCommandTests {
                 let item = try #require((listed["library"] as? [[String: Any]])?.first { $0["id"] as? Int == 1006 }, "\(listed)")
                 let file = try #require(item["file"] as? String)
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1006)!.data))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: 1006)!.data))
                 // One request for the whole file: the agent's, never restarted or resumed.
                 #expect(catalog.previewRequests.filter { $0.trackId == 1006 }.map(\.range) == [nil])
             }
@@ -93,7 +93,7 @@ struct AgentCommandTests {
                 for id in [1001, 1002, 1003] {
                     let name = try #require(filesIn(library).first { $0.contains("[\(id)]") && !$0.hasSuffix(".part") })
                     let data = try Data(contentsOf: library.appendingPathComponent(name))
-                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: id)!.data))
                 }
                 let failed = try await setup.run(["wait", "1004"])
                 #expect(failed.status == 8, "\(failed.stdout) \(failed.stderr)")
@@ -121,7 +121,7 @@ struct AgentCommandTests {
                     #expect(met.count == 2, "agents at the barrier together: \(met)")
                     let agents = TestAgents.running(homesIn: setup.home)
                     #expect(agents.count == 1, "agents left: \(agents)")
-                    try setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
+                    try await setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
                 }
             }
         }
@@ -155,7 +155,7 @@ struct AgentCommandTests {
                 let download = try await setup.run(["download", "1002", "1001"])
                 #expect(download.status == 0, "\(download.stderr)")
                 #expect(catalog.lookupRequests == [[1001, 1002]], "one lookup in all")
-                try setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
+                try await setup.expectByteExact([1001, 1002], in: try await setup.library(), catalog: catalog)
             }
         }
     }
@@ -174,7 +174,7 @@ struct AgentCommandTests {
                     let words = String(decoding: commandLine, as: UTF8.self).split(separator: "\0").map(String.init)
                     let flag = try #require(words.firstIndex(of: "--look-ahead"), "\(words)")
                     #expect(words.dropFirst(flag + 1).first == "1003,1001,1002")
-                    try setup.expectByteExact([1001, 1002, 1003], in: try await setup.library(), catalog: catalog)
+                    try await setup.expectByteExact([1001, 1002, 1003], in: try await setup.library(), catalog: catalog)
                 }
             }
         }

@@ -48,12 +48,12 @@ struct AgentContractTests {
                         try await Task.sleep(for: .milliseconds(50))
                         library = try await setup.library()
                     }
-                    try setup.expectByteExact(ids, in: library, catalog: catalog)
+                    try await setup.expectByteExact(ids, in: library, catalog: catalog)
                     // `--no-tags` is the batch's, not the agent's: the agent `list` started keeps it.
                     for id in ids {
                         let file = try #require(library[id]?["file"] as? String)
                         let whole = try Data(contentsOf: URL(fileURLWithPath: file))
-                        let asSent = sameBytes(whole, catalog.preview(for: id)!.data)
+                        let asSent = sameBytes(whole, await catalog.preview(for: id)!.data)
                         #expect(asSent == noTags, "\(id): \(noTags ? "tagged despite --no-tags" : "not tagged")")
                     }
                     for id in ids {
@@ -92,11 +92,11 @@ struct AgentContractTests {
                         try await Task.sleep(for: .milliseconds(50))
                         library = try await setup.library()
                     }
-                    try setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
+                    try await setup.expectByteExact([1001, 1002], in: library, catalog: catalog)
                     for (id, tagged) in [(1001, true), (1002, false)] {
                         let file = try #require(library[id]?["file"] as? String)
                         let whole = try Data(contentsOf: URL(fileURLWithPath: file))
-                        #expect(sameBytes(whole, catalog.preview(for: id)!.data) != tagged, "\(id) tagged: \(!tagged)")
+                        #expect(sameBytes(whole, await catalog.preview(for: id)!.data) != tagged, "\(id) tagged: \(!tagged)")
                     }
                 }
             }

@@ -39,7 +39,7 @@ struct AgentDiskFullTests {
                         let library = filesIn(tiny.appendingPathComponent("home/library"))
                         let file = try #require(library.first { $0.contains("[1030]") }, "\(library)")
                         let data = try Data(contentsOf: tiny.appendingPathComponent("home/library").appendingPathComponent(file))
-                        #expect(sameBytes(data, catalog.preview(for: 1030)!.data))
+                        #expect(sameBytes(data, await catalog.preview(for: 1030)!.data))
                         // The rest, from where the disk filled up.
                         let last = try #require(catalog.previewRequests.last { $0.trackId == 1030 })
                         #expect(last.range != nil && last.status == 206, "\(catalog.previewRequests)")

@@ -84,11 +84,12 @@ struct AgentSetup {
     }
 
     /// Checks that each of `ids` is in `library` with the catalog's audio, byte for byte.
-    func expectByteExact(_ ids: [Int], in library: [Int: [String: Any]], catalog: DemoCatalog) throws {
+    func expectByteExact(_ ids: [Int], in library: [Int: [String: Any]], catalog: DemoCatalog) async throws {
         for id in ids {
             let file = try #require(library[id]?["file"] as? String, "\(id) not in the library: \(library.keys.sorted())")
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+            let source = try #require(await catalog.preview(for: id)).data
+            #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(source))
         }
     }
 

@@ -66,13 +66,15 @@ struct CrashLoopTests {
                 for id in ids {
                     let name = try #require(files.first { $0.hasSuffix("[\(id)].wav") }, "track \(id) is missing")
                     let data = try Data(contentsOf: library.appendingPathComponent(name))
-                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data), "track \(id) differs")
+                    #expect(
+                        WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: id)!.data),
+                        "track \(id) differs")
                     if FFmpeg.available {
                         // A kill between the download's end and its rename into place is finished on restart, tags and all.
                         let probe = try await FFmpeg.probe(library.appendingPathComponent(name))
                         #expect(probe.tags["title"] == catalog.track(id: id)?.name, "track \(id) is not tagged")
                     }
-                    total += catalog.preview(for: id)!.data.count
+                    total += await catalog.preview(for: id)!.data.count
                 }
                 let sent = ids.reduce(0) { $0 + catalog.bytesSent(for: $1) }
                 print(

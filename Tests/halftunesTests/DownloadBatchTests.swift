@@ -124,7 +124,7 @@ struct DownloadBatchTests {
                 let files = filesIn(library)
                 #expect(files.count == ids.count && files.allSatisfy { !$0.hasSuffix(".part") }, "\(files)")
                 for id in ids {
-                    let preview = try #require(catalog.preview(for: id))
+                    let preview = try #require(await catalog.preview(for: id))
                     let name = try #require(files.first { $0.hasSuffix("[\(id)].wav") })
                     // The audio as sent (an agent `list` brings up may tag what it resumes).
                     let onDisk = try Data(contentsOf: library.appendingPathComponent(name))

@@ -23,7 +23,7 @@ struct DownloadCommandTests {
                 ] {
                     #expect(
                         WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(name)))
-                            == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                            == WAVAudio.audioHash(await catalog.preview(for: id)!.data))
                 }
                 let again = try await runHalftunes(["download", "1001", "--json"], home: home, catalog: url)
                 #expect(again.status == 0)
@@ -101,7 +101,7 @@ struct DownloadCommandTests {
     @Test("SIGKILL mid-download, run again: byte-exact, with at most about 1 MiB fetched twice")
     func crashAndRecover() async throws {
         try await withDemoCatalog { catalog, url in
-            let preview = try #require(catalog.preview(for: 1005))
+            let preview = try #require(await catalog.preview(for: 1005))
             catalog.setFaults(PreviewFaults(bytesPerSecond: 300_000), for: 1005)
             // Mid-download whatever the machine's speed: the body waits at 600 KB until released.
             catalog.hold(1005, atByte: 600_000)
@@ -177,7 +177,7 @@ struct DownloadCommandTests {
                 #expect(files == ["The Paper Lanterns - Coming Home [1006].wav"])
                 #expect(
                     WAVAudio.audioHash(try Data(contentsOf: home.appendingPathComponent("library/\(files[0])")))
-                        == WAVAudio.audioHash(catalog.preview(for: 1006)!.data))
+                        == WAVAudio.audioHash(await catalog.preview(for: 1006)!.data))
 
                 // Cancel a paused download: nothing is left behind.
                 catalog.setFaults(PreviewFaults(bytesPerSecond: 100_000), for: 1007)

@@ -30,7 +30,7 @@ struct HTTPSCommandTests {
                 for id in [1001, 1002] {
                     let file = try #require(filesIn(home.appendingPathComponent("library")).first { $0.contains("[\(id)]") })
                     let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
-                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                    #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: id)!.data))
                 }
                 #expect(catalog.artworkRequests > 0, "the covers came over HTTPS too")
 

@@ -16,7 +16,7 @@ struct LimitRateCommandTests {
                 let result = try await runHalftunes(["download", "1001", "--limit-rate", "400k"], home: home, catalog: url)
                 let seconds = (ContinuousClock.now - began) / .seconds(1)
                 #expect(result.status == 0, "\(result.stderr)")
-                let bytes = try #require(catalog.preview(for: 1001)).data.count
+                let bytes = try #require(await catalog.preview(for: 1001)).data.count
                 // Only the lower bound is the cap's promise; a loaded machine is slower still.
                 #expect(seconds >= 0.9 * Double(bytes) / Double(cap), "\(bytes) bytes in \(seconds) s under \(cap) B/s")
                 #expect(catalog.bytesSent(for: 1001) == bytes, "the file was sent once, whole")

@@ -36,7 +36,7 @@ struct ListBesideDownloadTests {
                 #expect(downloads.first?["state"] as? String == "downloading")
                 let received = try #require(downloads.first?["receivedBytes"] as? Int)
                 #expect(received >= before && received <= after, "listed \(received), on disk \(before)…\(after)")
-                #expect(downloads.first?["expectedBytes"] as? Int == catalog.preview(for: 1006)?.data.count)
+                #expect(await catalog.preview(for: 1006)?.data.count == downloads.first?["expectedBytes"] as? Int)
                 let items = try #require(object["library"] as? [[String: Any]])
                 #expect(items.map { $0["id"] as? Int } == [1007])
 

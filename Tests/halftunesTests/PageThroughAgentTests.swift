@@ -62,7 +62,7 @@ struct PageThroughAgentTests {
                     let took = ContinuousClock.now - began
                     #expect(took < .seconds(2), "starting a download took \(took) beside 50 streams")
                     #expect(await heard.value == 50, "not every tab heard the download finish")
-                    try setup.expectByteExact([1001], in: try await setup.library(), catalog: catalog)
+                    try await setup.expectByteExact([1001], in: try await setup.library(), catalog: catalog)
                 }
             }
         }
@@ -76,7 +76,7 @@ struct PageThroughAgentTests {
                 try await setup.stoppingAgent {
                     let (server, url) = try await setup.serve()
                     defer { server.signal(SIGTERM) }
-                    let preview = try #require(catalog.preview(for: 1002)).data
+                    let preview = try #require(await catalog.preview(for: 1002)).data
                     catalog.setFaults(PreviewFaults(bytesPerSecond: 400_000), for: 1002)
                     #expect(try await get(url, "/library/1002").status == 404)
                     #expect(try await pageCall(.POST, "/api/downloads/1002", at: url, token: try await pageToken(at: url)) == 200)
@@ -113,7 +113,7 @@ struct PageThroughAgentTests {
                     let second = try #require(try await setup.agentPID())
                     #expect(second != first)
                     #expect(await eventually(within: .seconds(30)) { (try? await setup.library().keys.contains(1003)) == true })
-                    try setup.expectByteExact([1003], in: try await setup.library(), catalog: catalog)
+                    try await setup.expectByteExact([1003], in: try await setup.library(), catalog: catalog)
                 }
             }
         }

@@ -51,7 +51,7 @@ struct PlayCommandTests {
                 #expect(play.status == 0, "\(play.stderr)")
                 #expect(await download.wait().status == 0)
                 let heard = try Data(contentsOf: player.heard)
-                let sent = try #require(catalog.preview(for: id)).data
+                let sent = try #require(await catalog.preview(for: id)).data
                 #expect(sameBytes(heard, sent), "heard \(heard.count) bytes of \(sent.count)")
                 #expect(try String(contentsOf: player.arguments, encoding: .utf8).hasSuffix(" -\n"))
             }

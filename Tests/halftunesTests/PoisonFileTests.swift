@@ -34,10 +34,10 @@ struct PoisonFileTests {
                 let landed = try #require(files.first { $0.hasSuffix("[1002].wav") }, "\(files)")
                 #expect(
                     WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(landed)))
-                        == WAVAudio.audioHash(catalog.preview(for: 1002)!.data))
+                        == WAVAudio.audioHash(await catalog.preview(for: 1002)!.data))
                 // 1001's bytes are kept, whole, as downloaded.
                 let kept = try #require(files.first { $0.contains("[1001]") && $0.hasSuffix(".part") }, "\(files)")
-                #expect(try Data(contentsOf: library.appendingPathComponent(kept)) == catalog.preview(for: 1001)!.data)
+                #expect(try await catalog.preview(for: 1001)!.data == Data(contentsOf: library.appendingPathComponent(kept)))
                 #expect(!files.contains { $0.contains("[1001]") && $0.hasSuffix(".wav") })
                 let listed = try await ChildProcess.run(binary, ["list", "--json"], environment: environment)
                 let downloads = (ndjson(listed.stdout).first?["downloads"] as? [[String: Any]]) ?? []

@@ -21,7 +21,7 @@ struct ProxyCommandTests {
                 #expect(download.status == 0, "\(download.stderr)")
                 let file = try #require(filesIn(home.appendingPathComponent("library")).first)
                 let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
-                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1002)!.data))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: 1002)!.data))
                 #expect(proxy.log.count >= 3, "catalog, preview and cover through the proxy: \(proxy.log.all)")
             }
         }
@@ -44,7 +44,7 @@ struct ProxyCommandTests {
                 #expect(proxy.log.all.allSatisfy { $0.hasPrefix("SOCKS5 ") }, "\(proxy.log.all)")
                 let file = try #require(filesIn(home.appendingPathComponent("library")).first)
                 let data = try Data(contentsOf: home.appendingPathComponent("library/\(file)"))
-                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(catalog.preview(for: 1002)!.data))
+                #expect(WAVAudio.audioHash(data) == WAVAudio.audioHash(await catalog.preview(for: 1002)!.data))
             }
         }
     }

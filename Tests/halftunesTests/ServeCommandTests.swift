@@ -108,7 +108,7 @@ struct ServeCommandTests {
                 while !filesIn(library).contains(name) { try await Task.sleep(for: .milliseconds(20)) }
                 #expect(
                     WAVAudio.audioHash(try Data(contentsOf: library.appendingPathComponent(name)))
-                        == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
+                        == WAVAudio.audioHash(await catalog.preview(for: 1003)!.data))
                 #expect(catalog.previewRequests.filter { $0.trackId == 1003 }.map(\.status) == [200], "never cut short")
                 let (again, againURL) = try await start(home: home, catalog: catalogURL)
                 let listed = try await HTTPClient.shared.execute(
@@ -146,7 +146,7 @@ struct ServeCommandTests {
                 #expect(
                     WAVAudio.audioHash(
                         try Data(contentsOf: library.appendingPathComponent("The Paper Lanterns - Tidewater [1003].wav")))
-                        == WAVAudio.audioHash(catalog.preview(for: 1003)!.data))
+                        == WAVAudio.audioHash(await catalog.preview(for: 1003)!.data))
                 #expect(catalog.previewRequests.last { $0.trackId == 1003 }?.status == 206)
             }
         }

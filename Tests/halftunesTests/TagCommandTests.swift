@@ -32,7 +32,8 @@ struct TagCommandTests {
                     library.appendingPathComponent(filesIn(library).first { $0.contains("[\(id)]") } ?? "")
                 }
                 for (id, file) in zip([1001, 1002], files) {
-                    #expect(sha256Hex(try Data(contentsOf: file)) == sha256Hex(catalog.preview(for: id)!.data), "track \(id)")
+                    #expect(
+                        sha256Hex(try Data(contentsOf: file)) == sha256Hex(await catalog.preview(for: id)!.data), "track \(id)")
                     #expect(try await FFmpeg.probe(file).tags["title"] == nil)
                 }
 
@@ -47,7 +48,9 @@ struct TagCommandTests {
                     #expect(probe.tags["album"] == track.album)
                     #expect(probe.tags["genre"] == track.genre)
                     #expect(probe.tags["date"] == String(track.releaseDate.prefix(10)))
-                    #expect(WAVAudio.audioHash(try Data(contentsOf: file)) == WAVAudio.audioHash(catalog.preview(for: id)!.data))
+                    #expect(
+                        WAVAudio.audioHash(try Data(contentsOf: file)) == WAVAudio.audioHash(await catalog.preview(for: id)!.data)
+                    )
                 }
                 // The library keeps its order (most recent first) and knows the new sizes.
                 let list = try await halftunes(["list", "--json"], home: home, catalog: url)

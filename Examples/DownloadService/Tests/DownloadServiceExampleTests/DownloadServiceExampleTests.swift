@@ -91,7 +91,7 @@ struct DownloadServiceExampleTests {
                 let result = await child.wait()
                 #expect(result.status == 0, "\(result.stderr)")
                 for id in ids {
-                    let preview = try #require(catalog.preview(for: id))
+                    let preview = try #require(await catalog.preview(for: id))
                     let size = Int64(preview.data.count)
                     #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
                     #expect(progress(result.stdout, "\(id).wav").last.map { $0 == (size, size) } == true)
@@ -105,7 +105,7 @@ struct DownloadServiceExampleTests {
     @Test("resume data written to a file by one process continues in another, fetching only the rest (206)")
     func resumeInAnotherProcess() async throws {
         try await withDemoCatalog { catalog, base in
-            let preview = try #require(catalog.preview(for: 1013))
+            let preview = try #require(await catalog.preview(for: 1013))
             let size = preview.data.count
             catalog.setFaults(PreviewFaults(bytesPerSecond: 1_000_000), for: 1013)
             try await withTemporaryDirectory { folder in
@@ -195,7 +195,7 @@ struct DownloadServiceExampleTests {
                 let lines = relaunched.stdout.split(separator: "\n").map(String.init)
                 #expect(lines.filter { $0 == "background-events-delivered" }.count == 1)
                 for id in ids {
-                    let preview = try #require(catalog.preview(for: id))
+                    let preview = try #require(await catalog.preview(for: id))
                     #expect(sha256Hex(try Data(contentsOf: music.appendingPathComponent("\(id).wav"))) == sha256Hex(preview.data))
                     // originalRequest and taskDescription came back with the task.
                     #expect(lines.contains { $0.hasPrefix("task ") && $0.hasSuffix(" \(id).wav Unknown — \(id)") }, "\(lines)")
