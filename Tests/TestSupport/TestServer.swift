@@ -35,6 +35,11 @@ public func withDemoCatalog<T>(
 
 /// Starts a server, waits until it reports its URL, runs `body`, then shuts the server down
 /// gracefully (as SIGTERM would) and waits for it to stop.
+///
+/// The server runs in a task of its own, never cancelled with the test's: cancelled at once, it
+/// could drop a connection it had accepted but not taken up, which NIO traps on (the process
+/// ends). When `body` throws, a server whose answers hang (a held body) is cancelled after a grace,
+/// once its port is closed.
 public func withRunningServer<T>(
     _ makeServer: (@escaping @Sendable (URL) async -> Void) -> some Service,
     _ body: (URL) async throws -> T
@@ -42,27 +47,36 @@ public func withRunningServer<T>(
     let (urls, continuation) = AsyncStream<URL>.makeStream()
     let server = makeServer { url in continuation.yield(url) }
     let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger("test-services")))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var iterator = urls.makeAsyncIterator()
-        guard let url = await iterator.next() else {
-            try await tasks.waitForAll()
-            throw TestServerError.didNotStart
-        }
-        do {
-            let result = try await body(url)
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            tasks.cancelAll()
-            throw error
-        }
+    let running = Task {
+        defer { continuation.finish() }
+        try await group.run()
     }
+    var iterator = urls.makeAsyncIterator()
+    guard let url = await iterator.next() else {
+        await stop(group, running)
+        try await running.value
+        throw TestServerError.didNotStart
+    }
+    do {
+        let result = try await body(url)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        return result
+    } catch {
+        await stop(group, running)
+        throw error
+    }
+}
+
+/// Shuts `group` down gracefully; cancels it if it has not stopped within 5 s.
+private func stop(_ group: ServiceGroup, _ running: Task<Void, any Error>) async {
+    await group.triggerGracefulShutdown()
+    let grace = Task {
+        try await Task.sleep(for: .seconds(5))
+        running.cancel()
+    }
+    _ = try? await running.value
+    grace.cancel()
 }
 
 enum TestServerError: Error { case didNotStart }
