@@ -21,6 +21,14 @@ struct DownloadAuthenticationTests {
         let asked = Mutex<[(method: String, failures: Int, status: Int?)]>([])
         let file = Mutex<Data?>(nil)
         let ended = AsyncStream<(any Error)?>.makeStream()
+        /// What the delegate heard, and when (since it was made): told when a task does not end.
+        let heard = Mutex<[String]>([])
+        private let made = ContinuousClock.now
+
+        func note(_ what: String) {
+            let at = (ContinuousClock.now - made).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))
+            heard.withLock { $0.append("\(what) at \(at)") }
+        }
 
         init(_ answers: [(URLSession.AuthChallengeDisposition, URLCredential?)]) { self.answers = answers }
 
@@ -37,6 +45,7 @@ struct DownloadAuthenticationTests {
                 return asked.count
             }
             let (disposition, credential) = answers[min(count, answers.count) - 1]
+            note("challenge \(count)")
             completionHandler(disposition, credential)
         }
 
@@ -44,9 +53,11 @@ struct DownloadAuthenticationTests {
             _ session: ResumableURLSession, downloadTask: ResumableDownloadTask, didFinishDownloadingTo location: URL
         ) {
             file.withLock { $0 = try? Data(contentsOf: location) }
+            note("file")
         }
 
         func urlSession(_ session: ResumableURLSession, task: ResumableDownloadTask, didCompleteWithError error: (any Error)?) {
+            note("end")
             ended.continuation.yield(error)
         }
     }
@@ -117,7 +128,7 @@ struct DownloadAuthenticationTests {
         }
         defer { bound.cancel() }
         let error = await ended.value
-        #expect(!ended.isCancelled, "the task did not end within 20 s")
+        #expect(!ended.isCancelled, "the task did not end within 20 s; heard: \(delegate.heard.withLock { $0 })")
         return (delegate.file.withLock { $0 }, error)
     }
 
