@@ -15,7 +15,8 @@ public enum TLSProblem: Sendable, Hashable {
     case expired(Date)
     /// Its validity starts on that date.
     case notYetValid(Date)
-    /// It names other hosts.
+    /// It names other hosts; `certified` is empty when they are not known (the certificate was
+    /// not looked at again).
     case wrongName(certified: [String], host: String)
     /// The handshake failed for another reason (BoringSSL's, in words).
     case handshake(String)
@@ -27,8 +28,9 @@ public enum TLSProblem: Sendable, Hashable {
         case .expired(let date): "the certificate of \(server) expired on \(Self.day(date))"
         case .notYetValid(let date):
             "the certificate of \(server) is not valid before \(Self.day(date)) (is this machine's clock right?)"
+        case .wrongName(let names, let host) where names.isEmpty: "the certificate of \(server) is not for \(host)"
         case .wrongName(let names, let host):
-            "the certificate of \(server) is for \(names.isEmpty ? "no host name" : names.prefix(3).joined(separator: ", ")), not \(host)"
+            "the certificate of \(server) is for \(names.prefix(3).joined(separator: ", ")), not \(host)"
         case .handshake(let reason): "the TLS handshake with \(server) failed: \(reason)"
         }
     }
