@@ -11,6 +11,9 @@ import X509
 public enum TLSProblem: Sendable, Hashable {
     /// Self-signed, or signed by an authority this client does not trust.
     case untrusted
+    /// It failed verification, and it could not be fetched again to tell why (through a proxy, or
+    /// the server did not hand it over again in time).
+    case unverified
     /// Its validity ended on that date.
     case expired(Date)
     /// Its validity starts on that date.
@@ -25,6 +28,7 @@ public enum TLSProblem: Sendable, Hashable {
     public func message(server: String) -> String {
         switch self {
         case .untrusted: "the certificate of \(server) is not trusted (self-signed or unknown authority)"
+        case .unverified: "the certificate of \(server) is not trusted (it could not be fetched again to tell why)"
         case .expired(let date): "the certificate of \(server) expired on \(Self.day(date))"
         case .notYetValid(let date):
             "the certificate of \(server) is not valid before \(Self.day(date)) (is this machine's clock right?)"
@@ -75,7 +79,7 @@ public enum TLSProblem: Sendable, Hashable {
         guard reasons.contains("CERTIFICATE_VERIFY_FAILED") else {
             return .handshake(reasons.first.map(Self.words) ?? "unknown reason")
         }
-        guard looksAgain, let leaf = await certificate(host: host, port: port) else { return .untrusted }
+        guard looksAgain, let leaf = await certificate(host: host, port: port) else { return .unverified }
         let now = Date()
         if leaf.notValidAfter < now { return .expired(leaf.notValidAfter) }
         if leaf.notValidBefore > now { return .notYetValid(leaf.notValidBefore) }

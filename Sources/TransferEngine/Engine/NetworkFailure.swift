@@ -19,7 +19,7 @@ enum NetworkFailure {
     static func tlsError(_ problem: TLSProblem, server: String) -> TransferError {
         let code: TransferError.Code
         switch problem {
-        case .untrusted, .wrongName: code = .serverCertificateUntrusted
+        case .untrusted, .unverified, .wrongName: code = .serverCertificateUntrusted
         case .expired, .notYetValid: code = .serverCertificateHasBadDate
         case .handshake: code = .secureConnectionFailed
         }
