@@ -14,8 +14,9 @@ struct TransfersAgentTests {
 
     private func socketFolder(_ folder: URL) -> URL { folder.appendingPathComponent("run/transfers") }
 
-    /// Starts the agent and waits for the line saying it listens.
-    private func start(_ folder: URL, _ arguments: [String] = []) async throws -> (ChildProcess, String) {
+    /// Starts the agent and waits for the line saying it listens. Unless `arguments` say otherwise
+    /// it never idles out: a test the machine holds up past the agent's 30 s would find it gone.
+    private func start(_ folder: URL, _ arguments: [String] = ["--idle-exit", "0"]) async throws -> (ChildProcess, String) {
         let agent = try ChildProcess(try BuiltProducts.executable("transfers-agent"), arguments, environment: environment(folder))
         let socket = await agent.waitForLine { line in line.components(separatedBy: " listening on ").dropFirst().first }
         return (agent, try #require(socket, "\(agent.stderrSoFar)"))
