@@ -76,7 +76,7 @@ struct TagWritingTests {
     func wav() async throws {
         try await withTemporaryDirectory { folder in
             let source = folder.appendingPathComponent("demo.wav")
-            try PreviewSynthesizer(seconds: 2).preview(trackId: 7).write(to: source)
+            try await PreviewSynthesizer(seconds: 2).preview(trackId: 7).write(to: source)
             let output = folder.appendingPathComponent("tagged.wav")
             var tags = Self.tags
             tags.cover = try Self.cover("artwork-100.png")
@@ -112,7 +112,7 @@ struct TagWritingTests {
     func wavRetagged() async throws {
         try await withTemporaryDirectory { folder in
             let source = folder.appendingPathComponent("demo.wav")
-            try PreviewSynthesizer(seconds: 2).preview(trackId: 9).write(to: source)
+            try await PreviewSynthesizer(seconds: 2).preview(trackId: 9).write(to: source)
             var first = Self.tags
             first.cover = try Self.cover("artwork-600.jpg")
             let once = folder.appendingPathComponent("once.wav")

@@ -72,18 +72,12 @@ public final class DemoCatalog: Sendable {
     /// The songs of the artist with this `artistId`, in catalog order (empty when there is none).
     public func songs(ofArtist id: Int) -> [DemoTrack] { tracks.filter { $0.artistId == id } }
 
-    /// The preview the catalog currently serves for a track.
-    ///
-    /// The first time a process asks for a track's preview it is synthesized, on a thread of its
-    /// own: over a million sines must not hold one of the few threads every task shares.
+    /// The preview the catalog currently serves for a track (synthesized on first use).
     public func preview(for trackId: Int) async -> Preview? {
         guard let track = track(id: trackId), track.hasPreview else { return nil }
         let (cached, version) = state.withLock { ($0.previews[trackId], $0.contentVersions[trackId, default: 0]) }
         if let cached { return cached }
-        let synthesizer = self.synthesizer
-        let data = await withCheckedContinuation { (made: CheckedContinuation<Data, Never>) in
-            Thread { made.resume(returning: synthesizer.preview(trackId: trackId, version: version)) }.start()
-        }
+        let data = await synthesizer.preview(trackId: trackId, version: version)
         let modified = startedAt.addingTimeInterval(TimeInterval(version))
         let preview = Preview(
             data: data, etag: "\"\(trackId)-v\(version)-\(data.count)\"", lastModified: HTTPDate.format(modified))

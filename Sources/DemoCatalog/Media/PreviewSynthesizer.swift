@@ -24,11 +24,14 @@ public struct PreviewSynthesizer: Sendable {
     /// changed on the server" case).
     ///
     /// Made once per process (the last ``keptPreviews`` kept): every catalog of a process asks
-    /// for the same bytes — a test suite starts hundreds — and each costs over a million sines.
-    public func preview(trackId: Int, version: Int = 0) -> Data {
+    /// for the same bytes — a test suite starts hundreds — and each costs over a million sines,
+    /// computed on a thread of its own so as not to hold one of the few threads every task shares.
+    public func preview(trackId: Int, version: Int = 0) async -> Data {
         let key = MadeKey(sampleRate: sampleRate, seconds: seconds, trackId: trackId, version: version)
         if let made = Self.made.withLock({ $0[key] }) { return made }
-        let data = synthesize(trackId: trackId, version: version)
+        let data = await withCheckedContinuation { (made: CheckedContinuation<Data, Never>) in
+            Thread { made.resume(returning: synthesize(trackId: trackId, version: version)) }.start()
+        }
         Self.made.withLock { made in
             if made.count >= Self.keptPreviews { made.removeAll(keepingCapacity: true) }
             made[key] = data
