@@ -27,13 +27,18 @@ struct BatchTests {
                     let expected = try #require(await catalog.preview(for: id)).data
                     #expect(sha256Hex(try contents(folder.appendingPathComponent("\(id).wav"))) == sha256Hex(expected))
                 }
-                // The server saw them asked for in the batch's order, a few at a time: none further
-                // from its place in the queue than the requests that can be in flight together (four
-                // receiving, four more whose files are finishing).
+                // The server saw them asked for in the batch's order, a few at a time. None came
+                // ahead of its place in the queue by more than the requests that can be in flight
+                // together (four receiving, four more whose files are finishing): a request starts
+                // only once the server has answered all but those, however the threads run.
+                // One may come later than its place only by the time its connection took to be
+                // served on a loaded machine; twice that many places catches one left for last.
                 let order = catalog.previewRequests.map(\.trackId)
                 #expect(order.sorted() == Self.ids)
                 for (place, id) in order.enumerated() {
-                    #expect(abs(place - Self.ids.firstIndex(of: id)!) < 8, "\(id) asked for at \(place): \(order)")
+                    let queued = Self.ids.firstIndex(of: id)!
+                    #expect(queued - place < 8, "\(id) asked for early, at \(place): \(order)")
+                    #expect(place - queued < 16, "\(id) asked for late, at \(place): \(order)")
                 }
                 #expect(await session.transfers().map(\.tag) == Self.ids.map { "\($0)" })
                 // Their progress, asked for in one call, is what landed on disk.

@@ -28,7 +28,9 @@ public final class DemoCatalog: Sendable {
         var contentVersions: [Int: Int] = [:]
         var faults: [Int: PreviewFaults] = [:]
         var defaultFaults = PreviewFaults()
-        var requests: [PreviewRequest] = []
+        /// Answered preview requests, each with its place in the order requests arrived.
+        var requests: [(arrival: Int, request: PreviewRequest)] = []
+        var arrivals = 0
         var lookups: [[Int]] = []
         var searches: [[String: String]] = []
         var bytesSent: [Int: Int] = [:]
@@ -112,8 +114,9 @@ public final class DemoCatalog: Sendable {
     /// Where a track's preview bodies stop, while held.
     func holdPoint(of trackId: Int) -> Int? { state.withLock { $0.holds[trackId] } }
 
-    /// Every preview request answered so far, oldest first.
-    public var previewRequests: [PreviewRequest] { state.withLock { $0.requests } }
+    /// Every preview request answered so far, in the order they arrived (a request whose preview
+    /// took longer to make is still in its place).
+    public var previewRequests: [PreviewRequest] { state.withLock { $0.requests.map(\.request) } }
 
     /// Body bytes actually sent for a track's preview, over all requests.
     public func bytesSent(for trackId: Int) -> Int { state.withLock { $0.bytesSent[trackId, default: 0] } }
@@ -135,7 +138,21 @@ public final class DemoCatalog: Sendable {
         }
     }
 
-    func record(_ request: PreviewRequest) { state.withLock { $0.requests.append(request) } }
+    /// Takes the next place in the order preview requests arrive.
+    func arrive() -> Int {
+        state.withLock { state in
+            defer { state.arrivals += 1 }
+            return state.arrivals
+        }
+    }
+
+    /// Records an answered request at its place of arrival.
+    func record(_ request: PreviewRequest, arrival: Int) {
+        state.withLock { state in
+            let place = state.requests.lastIndex { $0.arrival < arrival }.map { $0 + 1 } ?? 0
+            state.requests.insert((arrival, request), at: place)
+        }
+    }
 
     /// Every lookup call answered so far, oldest first: the ids each asked for, in its order.
     public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }

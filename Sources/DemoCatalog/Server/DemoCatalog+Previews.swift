@@ -6,6 +6,7 @@ extension DemoCatalog {
     /// `GET`/`HEAD /previews/<id>.wav`: the preview with validators, honouring `Range` and `If-Range`,
     /// and injecting whatever faults are set.
     func previewResponse(_ request: Request, context: BasicRequestContext) async -> Response {
+        let arrival = arrive()
         guard let file = context.parameters.get("file"), file.hasSuffix(".wav"),
             let id = Int(file.dropLast(4)), let preview = await preview(for: id)
         else { return Response(status: .notFound) }
@@ -13,7 +14,9 @@ extension DemoCatalog {
         let range = request.headers[.range]
         let ifRange = request.headers[.ifRange]
         func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields = [:], bytes: Int = 0) -> Response {
-            record(PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes))
+            record(
+                PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes),
+                arrival: arrival)
             return Response(status: status, headers: headers)
         }
 
@@ -60,7 +63,9 @@ extension DemoCatalog {
             return answer(.rangeNotSatisfiable, headers)
         }
         if !faults.sendsNoLength { headers[.contentLength] = String(bytes.count) }
-        record(PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes.count))
+        record(
+            PreviewRequest(trackId: id, range: range, ifRange: ifRange, status: status.code, bodyBytes: bytes.count),
+            arrival: arrival)
         if request.method == .head {
             return Response(status: status, headers: headers, body: ResponseBody())
         }
