@@ -106,6 +106,9 @@ struct ResumableURLSessionLifecycleTests {
                     }
                 }
                 #expect(order == ["finished", "completed", "invalid"])
+                // The session lets its delegate go once that call has returned, as Foundation's
+                // does: after it, on the serial delegate queue, the delegate is gone.
+                await withCheckedContinuation { done in session.delegateQueue.addOperation { done.resume() } }
                 #expect(session.delegate == nil)
             }
         }
