@@ -53,6 +53,81 @@ struct DownloadServiceTests {
         }
     }
 
+    @Test("a track asked for again between its download's end and its filing: downloading, all its bytes; fetched and filed once")
+    func askedAgainWhileFiling() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = HalfTunesHome(root: folder)
+                let wanted = try await tracks([1015], from: url)
+                let size = try #require(await catalog.preview(for: 1015)).data.count
+                let service = try await DownloadService.open(home: home, logger: quietLogger("d"))
+                // Filing waits here until the test lets it go: the download has completed.
+                let (reached, arrive) = AsyncStream<Void>.makeStream()
+                let (released, release) = AsyncStream<Void>.makeStream()
+                await service.setBeforeFiling {
+                    arrive.yield()
+                    for await _ in released { break }
+                }
+                let events = service.events()
+                try await service.download(wanted)
+                for await _ in reached { break }
+
+                let again = try await service.download(wanted)
+                #expect(again.map(\.state) == [.downloading])
+                #expect(again.first?.receivedBytes == Int64(size) && again.first?.expectedBytes == Int64(size))
+                #expect(try await service.status(trackID: 1015)?.state == .downloading)
+
+                release.finish()
+                let files = await waitForCompletion(events, of: [1015])
+                #expect(files.count == 1)
+                #expect(catalog.previewRequests.filter { $0.trackId == 1015 }.map(\.status) == [200])
+                #expect(try service.libraryItems().map(\.track.id) == [1015])
+                #expect(try FileManager.default.contentsOfDirectory(atPath: home.library.path).count == 1)
+                #expect(await service.downloads().isEmpty)
+                await service.close()
+            }
+        }
+    }
+
+    @Test(
+        "a download whose filing fails is told as failed; asked for again, it starts over and lands",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"))
+    func filingFailedStartsOver() async throws {
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = HalfTunesHome(root: folder)
+                let wanted = try await tracks([1016], from: url)
+                let service = try await DownloadService.open(home: home, logger: quietLogger("d"))
+                // The library's database refuses new tracks, by a trigger another program sets.
+                func sqlite(_ sql: String) async throws {
+                    let result = try await ChildProcess.run(
+                        URL(fileURLWithPath: "/usr/bin/sqlite3"), [home.libraryIndex.path, sql])
+                    try #require(result.status == 0, "sqlite3: \(result.stderr)")
+                }
+                try await sqlite(
+                    "CREATE TRIGGER refuse BEFORE INSERT ON libraryTrack BEGIN SELECT RAISE(ABORT, 'refused'); END;")
+                var events = service.events().makeAsyncIterator()
+                try await service.download(wanted)
+                var reason: String?
+                while reason == nil, let event = await events.next() {
+                    if case .failed(1016, let why) = event { reason = why }
+                }
+                #expect(reason?.hasPrefix("the download finished but could not be filed") == true, "\(reason ?? "")")
+                #expect(try await service.status(trackID: 1016) == nil)
+
+                try await sqlite("DROP TRIGGER refuse;")
+                try await service.download(wanted)
+                let landed = await eventually(within: .seconds(20)) {
+                    (try? service.libraryItems().map(\.track.id)) == [1016]
+                }
+                #expect(landed, "fetched again and filed")
+                #expect(catalog.previewRequests.filter { $0.trackId == 1016 }.map(\.status) == [200, 200])
+                #expect(try await service.status(trackID: 1016)?.state == .downloaded)
+                await service.close()
+            }
+        }
+    }
+
     @Test("a file deleted behind the app's back is no longer in the library")
     func fileGone() async throws {
         try await withDemoCatalog { _, url in

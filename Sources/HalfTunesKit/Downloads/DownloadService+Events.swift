@@ -27,6 +27,7 @@ extension DownloadService {
                 await handle(event)
             }
         }
+        if !completed.isEmpty, let hold = beforeFiling { await hold() }
         await file(completed)
         return !completed.isEmpty
     }
@@ -80,7 +81,7 @@ extension DownloadService {
             do {
                 filings.append(try prepare(id, track: track, transfer: transfers[id], location: location))
             } catch {
-                fail(track, error)
+                fail(id, track, error)
             }
         }
         guard !filings.isEmpty else { return }
@@ -91,7 +92,7 @@ extension DownloadService {
                         track: $0.track, fileName: $0.fileName, warning: $0.warning, trackJSON: $0.trackJSON)
                 })
         } catch {
-            filings.forEach { fail($0.track, error) }
+            filings.forEach { fail($0.id, $0.track, error) }
             return
         }
         var refusals: [TransferID: TransferError] = [:]
@@ -101,7 +102,7 @@ extension DownloadService {
         }
         for filing in filings {
             if let refusal = refusals[filing.id] {
-                fail(filing.track, refusal)
+                fail(filing.id, filing.track, refusal)
                 continue
             }
             transfersByTrack[filing.track.id] = nil
@@ -131,7 +132,8 @@ extension DownloadService {
             trackJSON: DownloadTag.trackJSON(transfer?.tag))
     }
 
-    private func fail(_ track: Track, _ error: any Error) {
+    private func fail(_ id: TransferID, _ track: Track, _ error: any Error) {
+        unfiled.insert(id)
         logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
         hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
     }

@@ -23,6 +23,12 @@ public actor DownloadService {
     /// Which transfer downloads which track.
     var transfersByTrack: [Int: TransferID] = [:]
     var tracksByTransfer: [TransferID: Track] = [:]
+    /// Completed transfers that could not be filed in the library: downloading their track again
+    /// starts over. Any other completed transfer is on its way into the library.
+    var unfiled: Set<TransferID> = []
+    /// Awaited before completed downloads are filed (`nil`: nothing), so a test can hold a
+    /// download between its completion and its filing.
+    var beforeFiling: (@Sendable () async -> Void)?
     private var pump: Task<Void, Never>?
     /// Looks a track up again, past any cache, when its preview URL has gone stale (see
     /// ``setRefresher(_:)``); `nil`: none.
@@ -115,6 +121,9 @@ public actor DownloadService {
     /// some 1,400 commits of the library without it, under 300 with it.
     static let filingSpacing = Duration.milliseconds(1)
 
+    /// Sets what is awaited before completed downloads are filed (see ``beforeFiling``).
+    func setBeforeFiling(_ hook: (@Sendable () async -> Void)?) { beforeFiling = hook }
+
     /// A stream of every download event from now on.
     public nonisolated func events() -> AsyncStream<DownloadEvent> { hub.subscribe() }
 
@@ -140,8 +149,9 @@ public actor DownloadService {
         var fresh: [Track] = []
         var seen = Set<Int>()
         for track in tracks where inLibrary[track.id] == nil && seen.insert(track.id).inserted {
-            if let id = transfersByTrack[track.id], let transfer = await session.transfer(id), transfer.state != .completed {
-                try await session.resume(id)
+            if let id = transfersByTrack[track.id], let transfer = await session.transfer(id), !unfiled.contains(id) {
+                // A completed one is being filed: fetching it again would download it twice.
+                if transfer.state != .completed { try await session.resume(id) }
             } else {
                 fresh.append(track)
             }
@@ -225,9 +235,9 @@ public actor DownloadService {
         statuses.reserveCapacity(statuses.count + inFlight.count)
         for (trackID, transferID) in inFlight {
             guard let transfer = progress[transferID], let track = tracksByTransfer[transferID],
-                transfer.state != .completed
+                let status = notFiledStatus(track, transferID, transfer)
             else { continue }
-            statuses[trackID] = Self.status(track, transfer)
+            statuses[trackID] = status
         }
         return statuses
     }
@@ -263,9 +273,16 @@ public actor DownloadService {
     /// A track's status while its download is in flight, or `nil` when it is not.
     private func inFlightStatus(trackID: Int) async -> DownloadStatus? {
         guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
-            let track = tracksByTransfer[id], transfer.state != .completed
+            let track = tracksByTransfer[id]
         else { return nil }
-        return Self.status(track, transfer.progress)
+        return notFiledStatus(track, id, transfer.progress)
+    }
+
+    /// A transfer's status while its track is not in the library: downloading with all its bytes
+    /// when completed and being filed; `nil` when its filing failed.
+    private func notFiledStatus(_ track: Track, _ id: TransferID, _ transfer: TransferProgress) -> DownloadStatus? {
+        guard transfer.state == .completed else { return Self.status(track, transfer) }
+        return unfiled.contains(id) ? nil : Self.listed(track, transfer)
     }
 
     /// Stops downloads so they resume next time, and lets go of the session.
