@@ -133,8 +133,9 @@ public actor DownloadService {
         hub.subscribeBatches(limit: limit)
     }
 
-    /// Downloads tracks' previews into the library. A track already downloaded or downloading is
-    /// left as it is; a paused or failed one is resumed.
+    /// Downloads tracks' previews into the library. A track already downloaded, downloading, or
+    /// finished and being filed is left as it is; a paused or failed one is resumed; one whose
+    /// filing failed starts over.
     ///
     /// - Returns: Each track's status right after the call.
     /// - Throws: ``DownloadError`` when a track has no preview.
