@@ -90,9 +90,10 @@ struct DownloadServiceTests {
     }
 
     @Test(
-        "a download whose filing fails is told as failed; asked for again, it starts over and lands",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"))
-    func filingFailedStartsOver() async throws {
+        "a download whose filing fails is told and listed as failed; downloaded or resumed again, it starts over and lands",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 (Debian's sqlite3)"),
+        arguments: ["download", "resume"])
+    func filingFailedStartsOver(_ again: String) async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
                 let home = HalfTunesHome(root: folder)
@@ -113,16 +114,20 @@ struct DownloadServiceTests {
                     if case .failed(1016, let why) = event { reason = why }
                 }
                 #expect(reason?.hasPrefix("the download finished but could not be filed") == true, "\(reason ?? "")")
-                #expect(try await service.status(trackID: 1016) == nil)
+                let failed = try await service.status(trackID: 1016)
+                #expect(failed?.state == .failed && failed?.failure == reason)
+                #expect(await service.downloads().map(\.state) == [.failed])
 
                 try await sqlite("DROP TRIGGER refuse;")
-                try await service.download(wanted)
+                if again == "download" { try await service.download(wanted) } else { try await service.resume(trackID: 1016) }
                 let landed = await eventually(within: .seconds(20)) {
                     (try? service.libraryItems().map(\.track.id)) == [1016]
                 }
                 #expect(landed, "fetched again and filed")
                 #expect(catalog.previewRequests.filter { $0.trackId == 1016 }.map(\.status) == [200, 200])
                 #expect(try await service.status(trackID: 1016)?.state == .downloaded)
+                // The transfer whose filing failed is forgotten: nothing is left to list.
+                #expect(await service.downloads().isEmpty)
                 await service.close()
             }
         }

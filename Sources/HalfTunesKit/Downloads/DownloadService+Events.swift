@@ -133,8 +133,33 @@ extension DownloadService {
     }
 
     private func fail(_ id: TransferID, _ track: Track, _ error: any Error) {
-        unfiled.insert(id)
+        let reason = "the download finished but could not be filed: \(error)"
+        unfiled[id] = reason
         logger.error("cannot file a download in the library", metadata: ["track": "\(track.id)", "error": "\(error)"])
-        hub.emit(.failed(trackID: track.id, reason: "the download finished but could not be filed: \(error)"))
+        hub.emit(.failed(trackID: track.id, reason: reason))
+    }
+
+    /// Begins `tracks` anew, forgetting first the transfers of theirs whose filing failed: their
+    /// files are fetched again, and a later start of the service does not file them.
+    func startOver(_ tracks: [Track]) async throws {
+        let stale = tracks.compactMap { transfersByTrack[$0.id] }.filter { unfiled[$0] != nil }
+        if !stale.isEmpty {
+            do { _ = try await session.forget(stale) } catch {
+                // Forgotten all the same: the journal's deletes wait for its next write.
+                logger.error("cannot forget unfiled downloads in the journal", metadata: ["error": "\(error)"])
+            }
+            for id in stale {
+                unfiled[id] = nil
+                tracksByTransfer[id] = nil
+            }
+        }
+        try await begin(tracks)
+    }
+
+    /// The status of a completed transfer whose filing failed: failed, with why.
+    static func unfiledStatus(_ track: Track, _ transfer: TransferProgress, _ reason: String) -> DownloadStatus {
+        DownloadStatus(
+            track: track, state: .failed, receivedBytes: transfer.receivedBytes, expectedBytes: transfer.expectedBytes,
+            failure: reason, file: nil)
     }
 }

@@ -23,9 +23,10 @@ public actor DownloadService {
     /// Which transfer downloads which track.
     var transfersByTrack: [Int: TransferID] = [:]
     var tracksByTransfer: [TransferID: Track] = [:]
-    /// Completed transfers that could not be filed in the library: downloading their track again
-    /// starts over. Any other completed transfer is on its way into the library.
-    var unfiled: Set<TransferID> = []
+    /// Completed transfers that could not be filed in the library, with why: listed as failed,
+    /// and downloading or resuming their track starts over. Any other completed transfer is on
+    /// its way into the library.
+    var unfiled: [TransferID: String] = [:]
     /// Awaited before completed downloads are filed (`nil`: nothing), so a test can hold a
     /// download between its completion and its filing.
     var beforeFiling: (@Sendable () async -> Void)?
@@ -150,14 +151,14 @@ public actor DownloadService {
         var fresh: [Track] = []
         var seen = Set<Int>()
         for track in tracks where inLibrary[track.id] == nil && seen.insert(track.id).inserted {
-            if let id = transfersByTrack[track.id], let transfer = await session.transfer(id), !unfiled.contains(id) {
+            if let id = transfersByTrack[track.id], let transfer = await session.transfer(id), unfiled[id] == nil {
                 // A completed one is being filed: fetching it again would download it twice.
                 if transfer.state != .completed { try await session.resume(id) }
             } else {
                 fresh.append(track)
             }
         }
-        try await begin(fresh)
+        try await startOver(fresh)
         let statuses = try await statuses(trackIDs: tracks.map(\.id))
         return tracks.compactMap { statuses[$0.id] }
     }
@@ -197,7 +198,9 @@ public actor DownloadService {
 
     /// Resumes a paused or failed download.
     public func resume(trackID: Int) async throws {
-        try await session.resume(try transfer(of: trackID))
+        let id = try transfer(of: trackID)
+        if unfiled[id] != nil, let track = tracksByTransfer[id] { return try await startOver([track]) }
+        try await session.resume(id)
     }
 
     /// Cancels a download and deletes what was received.
@@ -224,67 +227,6 @@ public actor DownloadService {
     /// documents: one read of the index, off this actor, so listings never queue behind downloads
     /// or each other.
     nonisolated func libraryListing(_ query: ListingQuery) throws -> Listing { try library.listing(query) }
-
-    /// The statuses of some tracks (a search's results): one read of the library's index.
-    public func statuses(trackIDs: [Int]) async throws -> [Int: DownloadStatus] {
-        var statuses = try library.items(ids: trackIDs).mapValues(library.status(of:))
-        // The rest from the session, in one call (a batch of 2,000 just started asks for all),
-        // for their progress alone: a track's status needs no addresses of its transfer.
-        let inFlight = trackIDs.filter { statuses[$0] == nil }.compactMap { id in transfersByTrack[id].map { (id, $0) } }
-        guard !inFlight.isEmpty else { return statuses }
-        let progress = await session.progress(inFlight.map(\.1))
-        statuses.reserveCapacity(statuses.count + inFlight.count)
-        for (trackID, transferID) in inFlight {
-            guard let transfer = progress[transferID], let track = tracksByTransfer[transferID],
-                let status = notFiledStatus(track, transferID, transfer)
-            else { continue }
-            statuses[trackID] = status
-        }
-        return statuses
-    }
-
-    /// Downloads in flight (queued, downloading, paused, failed), in queue order. One whose
-    /// transfer has completed but is not filed in the library yet is still downloading, all its
-    /// bytes received: between the two a listing found the track in neither list.
-    public func downloads() async -> [DownloadStatus] {
-        await session.transfers().compactMap { transfer in
-            guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track else { return nil }
-            return Self.listed(track, transfer.progress)
-        }
-    }
-
-    /// A transfer's status in a list of downloads: `nil` when cancelled, downloading with all its
-    /// bytes when completed (it is not filed in the library yet).
-    static func listed(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus? {
-        switch transfer.state {
-        case .cancelled: return nil
-        case .completed:
-            let bytes = transfer.expectedBytes ?? transfer.receivedBytes
-            return status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
-        default: return status(track, transfer)
-        }
-    }
-
-    /// A track's status: downloaded, in flight, or `nil` when neither.
-    public func status(trackID: Int) async throws -> DownloadStatus? {
-        if let item = try library.item(id: trackID) { return library.status(of: item) }
-        return await inFlightStatus(trackID: trackID)
-    }
-
-    /// A track's status while its download is in flight, or `nil` when it is not.
-    private func inFlightStatus(trackID: Int) async -> DownloadStatus? {
-        guard let id = transfersByTrack[trackID], let transfer = await session.transfer(id),
-            let track = tracksByTransfer[id]
-        else { return nil }
-        return notFiledStatus(track, id, transfer.progress)
-    }
-
-    /// A transfer's status while its track is not in the library: downloading with all its bytes
-    /// when completed and being filed; `nil` when its filing failed.
-    private func notFiledStatus(_ track: Track, _ id: TransferID, _ transfer: TransferProgress) -> DownloadStatus? {
-        guard transfer.state == .completed else { return Self.status(track, transfer) }
-        return unfiled.contains(id) ? nil : Self.listed(track, transfer)
-    }
 
     /// Stops downloads so they resume next time, and lets go of the session.
     public func close() async {
