@@ -53,7 +53,9 @@ struct DownloadServiceTests {
         }
     }
 
-    @Test("a track asked for again between its download's end and its filing: downloading, all its bytes; fetched and filed once")
+    @Test(
+        "a track asked for again between its download's end and its filing: downloading, all its bytes; fetched and filed once; not paused or cancelled"
+    )
     func askedAgainWhileFiling() async throws {
         try await withDemoCatalog { catalog, url in
             try await withTemporaryDirectory { folder in
@@ -76,6 +78,16 @@ struct DownloadServiceTests {
                 #expect(again.map(\.state) == [.downloading])
                 #expect(again.first?.receivedBytes == Int64(size) && again.first?.expectedBytes == Int64(size))
                 #expect(try await service.status(trackID: 1015)?.state == .downloading)
+                // Nothing to pause or cancel any more; resuming it leaves it to land.
+                let pause = await #expect(throws: DownloadError.self) { try await service.pause(trackID: 1015) }
+                #expect(pause?.code == .conflict)
+                #expect(pause?.message == "cannot pause track 1015: it has finished downloading")
+                let cancel = await #expect(throws: DownloadError.self) { try await service.cancel(trackID: 1015) }
+                #expect(cancel?.code == .conflict)
+                #expect(
+                    cancel?.message
+                        == "cannot cancel track 1015: it has finished downloading (remove it from the library instead)")
+                try await service.resume(trackID: 1015)
 
                 release.finish()
                 let files = await waitForCompletion(events, of: [1015])

@@ -193,20 +193,33 @@ public actor DownloadService {
 
     /// Pauses a track's download, keeping what was received.
     public func pause(trackID: Int) async throws {
-        _ = try await session.pause(try transfer(of: trackID))
+        let id = try transfer(of: trackID)
+        if await isBeingFiled(id) { throw DownloadError(.conflict, "cannot pause track \(trackID): it has finished downloading") }
+        _ = try await session.pause(id)
     }
 
-    /// Resumes a paused or failed download.
+    /// Resumes a paused or failed download (one being filed is left to land).
     public func resume(trackID: Int) async throws {
         let id = try transfer(of: trackID)
         if unfiled[id] != nil, let track = tracksByTransfer[id] { return try await startOver([track]) }
+        if await isBeingFiled(id) { return }
         try await session.resume(id)
     }
 
     /// Cancels a download and deletes what was received.
     public func cancel(trackID: Int) async throws {
         let id = try transfer(of: trackID)
+        if await isBeingFiled(id) {
+            throw DownloadError(
+                .conflict, "cannot cancel track \(trackID): it has finished downloading (remove it from the library instead)")
+        }
         try await session.cancel(id)
+    }
+
+    /// Whether a transfer has completed and is on its way into the library.
+    private func isBeingFiled(_ id: TransferID) async -> Bool {
+        guard unfiled[id] == nil else { return false }
+        return await session.transfer(id)?.state == .completed
     }
 
     /// Removes a track from the library, deleting its file.
