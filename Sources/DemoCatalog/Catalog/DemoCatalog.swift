@@ -30,6 +30,7 @@ public final class DemoCatalog: Sendable {
         var defaultFaults = PreviewFaults()
         /// Answered preview requests, each with its place in the order requests arrived.
         var requests: [(arrival: Int, request: PreviewRequest)] = []
+        /// How many preview requests have arrived.
         var arrivals = 0
         var lookups: [[Int]] = []
         var searches: [[String: String]] = []
@@ -116,7 +117,9 @@ public final class DemoCatalog: Sendable {
 
     /// Every preview request answered so far, in the order they arrived (a request whose preview
     /// took longer to make is still in its place).
-    public var previewRequests: [PreviewRequest] { state.withLock { $0.requests.map(\.request) } }
+    public var previewRequests: [PreviewRequest] {
+        state.withLock { $0.requests.sorted { $0.arrival < $1.arrival }.map(\.request) }
+    }
 
     /// Body bytes actually sent for a track's preview, over all requests.
     public func bytesSent(for trackId: Int) -> Int { state.withLock { $0.bytesSent[trackId, default: 0] } }
@@ -146,13 +149,8 @@ public final class DemoCatalog: Sendable {
         }
     }
 
-    /// Records an answered request at its place of arrival.
-    func record(_ request: PreviewRequest, arrival: Int) {
-        state.withLock { state in
-            let place = state.requests.lastIndex { $0.arrival < arrival }.map { $0 + 1 } ?? 0
-            state.requests.insert((arrival, request), at: place)
-        }
-    }
+    /// Records an answered request with its place of arrival.
+    func record(_ request: PreviewRequest, arrival: Int) { state.withLock { $0.requests.append((arrival, request)) } }
 
     /// Every lookup call answered so far, oldest first: the ids each asked for, in its order.
     public var lookupRequests: [[Int]] { state.withLock { $0.lookups } }

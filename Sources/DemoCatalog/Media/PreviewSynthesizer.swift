@@ -26,17 +26,21 @@ public struct PreviewSynthesizer: Sendable {
     /// Made once per process (the last ``keptPreviews`` kept): every catalog of a process asks
     /// for the same bytes — a test suite starts hundreds — and each costs over a million sines,
     /// computed on a thread of its own so as not to hold one of the few threads every task shares.
+    /// Callers asking while it is being made wait for that making.
     public func preview(trackId: Int, version: Int = 0) async -> Data {
         let key = MadeKey(sampleRate: sampleRate, seconds: seconds, trackId: trackId, version: version)
-        if let made = Self.made.withLock({ $0[key] }) { return made }
-        let data = await withCheckedContinuation { (made: CheckedContinuation<Data, Never>) in
-            Thread { made.resume(returning: synthesize(trackId: trackId, version: version)) }.start()
-        }
-        Self.made.withLock { made in
+        let making = Self.made.withLock { made in
+            if let making = made[key] { return making }
             if made.count >= Self.keptPreviews { made.removeAll(keepingCapacity: true) }
-            made[key] = data
+            let making = Task {
+                await withCheckedContinuation { (made: CheckedContinuation<Data, Never>) in
+                    Thread { made.resume(returning: synthesize(trackId: trackId, version: version)) }.start()
+                }
+            }
+            made[key] = making
+            return making
         }
-        return data
+        return await making.value
     }
 
     /// How many previews a process keeps made (about 1.3 MB each with the defaults).
@@ -46,7 +50,8 @@ public struct PreviewSynthesizer: Sendable {
         var sampleRate, seconds, trackId, version: Int
     }
 
-    private static let made = Mutex<[MadeKey: Data]>([:])
+    /// The previews made or being made, by what makes them.
+    private static let made = Mutex<[MadeKey: Task<Data, Never>]>([:])
 
     private func synthesize(trackId: Int, version: Int) -> Data {
         let sampleCount = sampleRate * seconds

@@ -155,11 +155,4 @@ extension DownloadService {
         }
         try await begin(tracks)
     }
-
-    /// The status of a completed transfer whose filing failed: failed, with why.
-    static func unfiledStatus(_ track: Track, _ transfer: TransferProgress, _ reason: String) -> DownloadStatus {
-        DownloadStatus(
-            track: track, state: .failed, receivedBytes: transfer.receivedBytes, expectedBytes: transfer.expectedBytes,
-            failure: reason, file: nil)
-    }
 }

@@ -12,10 +12,8 @@ extension DownloadService {
         let progress = await session.progress(inFlight.map(\.1))
         statuses.reserveCapacity(statuses.count + inFlight.count)
         for (trackID, transferID) in inFlight {
-            guard let transfer = progress[transferID], let track = tracksByTransfer[transferID],
-                let status = notFiledStatus(track, transferID, transfer)
-            else { continue }
-            statuses[trackID] = status
+            guard let transfer = progress[transferID], let track = tracksByTransfer[transferID] else { continue }
+            statuses[trackID] = notFiledStatus(track, transferID, transfer)
         }
         return statuses
     }
@@ -26,9 +24,10 @@ extension DownloadService {
     /// filing failed is failed.
     public func downloads() async -> [DownloadStatus] {
         await session.transfers().compactMap { transfer in
-            guard let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track else { return nil }
-            if let reason = unfiled[transfer.id] { return Self.unfiledStatus(track, transfer.progress, reason) }
-            return Self.listed(track, transfer.progress)
+            guard transfer.state != .cancelled,
+                let track = tracksByTransfer[transfer.id] ?? DownloadTag(transfer.tag)?.track
+            else { return nil }
+            return notFiledStatus(track, transfer.id, transfer.progress)
         }
     }
 
@@ -36,12 +35,16 @@ extension DownloadService {
     /// bytes when completed (it is not filed in the library yet).
     static func listed(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus? {
         switch transfer.state {
-        case .cancelled: return nil
-        case .completed:
-            let bytes = transfer.expectedBytes ?? transfer.receivedBytes
-            return status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
-        default: return status(track, transfer)
+        case .cancelled: nil
+        case .completed: arrived(track, transfer)
+        default: status(track, transfer)
         }
+    }
+
+    /// A completed transfer's status before its filing: downloading, all its bytes received.
+    static func arrived(_ track: Track, _ transfer: TransferProgress) -> DownloadStatus {
+        let bytes = transfer.expectedBytes ?? transfer.receivedBytes
+        return status(track, TransferProgress(state: .running, receivedBytes: bytes, expectedBytes: bytes, failure: nil))
     }
 
     /// A track's status: downloaded, in flight, or `nil` when neither.
@@ -60,9 +63,11 @@ extension DownloadService {
 
     /// A transfer's status while its track is not in the library: downloading with all its bytes
     /// when completed and being filed, failed when its filing failed.
-    func notFiledStatus(_ track: Track, _ id: TransferID, _ transfer: TransferProgress) -> DownloadStatus? {
+    func notFiledStatus(_ track: Track, _ id: TransferID, _ transfer: TransferProgress) -> DownloadStatus {
         guard transfer.state == .completed else { return Self.status(track, transfer) }
-        if let reason = unfiled[id] { return Self.unfiledStatus(track, transfer, reason) }
-        return Self.listed(track, transfer)
+        guard let reason = unfiled[id] else { return Self.arrived(track, transfer) }
+        return DownloadStatus(
+            track: track, state: .failed, receivedBytes: transfer.receivedBytes, expectedBytes: transfer.expectedBytes,
+            failure: reason, file: nil)
     }
 }
