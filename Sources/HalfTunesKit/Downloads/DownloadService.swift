@@ -41,6 +41,11 @@ public actor DownloadService {
     /// The name of the transfer session in a home's session folder.
     static let sessionIdentifier = "downloads"
 
+    /// The largest preview downloaded, unless the configuration sets a limit of its own. A
+    /// 30-second preview is about 1 MB (30 s of 24-bit 192 kHz stereo PCM is 35 MB): a larger
+    /// one is a server gone wrong, and fails before it fills the disk.
+    public static let maximumPreviewBytes: Int64 = 64 << 20
+
     /// Opens the app's data in `home`: the transfer session (taking ownership of it) and the library.
     ///
     /// Unfinished downloads resume at once.
@@ -70,6 +75,7 @@ public actor DownloadService {
         configuration.reportsResponses = false
         // Previews come from a catalog: one that began on the public internet stays there.
         configuration.keepsPublicTransfersPublic = true
+        configuration.maximumFileSize = configuration.maximumFileSize ?? maximumPreviewBytes
         if finishesTagged { configuration.finisher = { download in await tagger.finish(download) } }
         let session = try await TransferSession.open(
             identifier: sessionIdentifier, directory: home.session, configuration: configuration, logger: logger)

@@ -92,7 +92,7 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidState, .sessionLocked: code = .conflict
         case .invalidURL, .invalidRequest, .invalidResumeData: code = .badInput
         case .httpStatus, .serverUnavailable, .network, .protocolViolation, .tooManyRedirects, .serverCertificateUntrusted,
-            .serverCertificateHasBadDate, .secureConnectionFailed, .cannotDecodeContent:
+            .serverCertificateHasBadDate, .secureConnectionFailed, .cannotDecodeContent, .fileTooLarge:
             code = .upstreamFailure
         default: code = .internalError
         }

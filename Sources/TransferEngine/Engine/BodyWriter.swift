@@ -22,6 +22,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         case decided(ResponseDecision)
         /// The server sent more than it announced.
         case tooLong(expected: Int64)
+        /// The file is larger than the limit: announced as that many bytes, or grown past it (`nil`).
+        case tooLarge(announced: Int64?)
         /// The redirect to `location` (as the server wrote it) was refused, and its body is not
         /// a file to deliver.
         case redirectRefused(location: String, status: Int)
@@ -89,6 +91,8 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private let cap: BandwidthCap?
     /// Whether an error status's body is written as the file (``TransferSessionConfiguration/deliversErrorBodies``).
     private let deliversErrorBodies: Bool
+    /// The largest file written (``TransferSessionConfiguration/maximumFileSize``).
+    private let maximumFileSize: Int64?
     /// Whether a redirect (its status and `Location`) is followed: asked before the body is
     /// read, so that a refused one's body can be the file when error bodies are delivered.
     private let follows: @Sendable (_ status: Int, _ location: String) async -> Bool
@@ -101,6 +105,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         job: TransferJob, requestedOffset: Int64, bytesOnDisk: Int64, validator: Validator, checkpointBytes: Int64,
         durability: Durability, reportsResponses: Bool,
         progressInterval: Duration, time: Timekeeper, cap: BandwidthCap? = nil, deliversErrorBodies: Bool = false,
+        maximumFileSize: Int64? = nil,
         follows: @escaping @Sendable (_ status: Int, _ location: String) async -> Bool = { _, _ in true },
         authorize: (@Sendable (_ challenges: [String]) async throws -> [String: String]?)? = nil,
         cookiesReceived: (@Sendable (_ values: [String]) -> Void)? = nil,
@@ -109,6 +114,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     ) {
         self.cap = cap
         self.deliversErrorBodies = deliversErrorBodies
+        self.maximumFileSize = maximumFileSize
         self.follows = follows
         self.authorize = authorize
         self.cookiesReceived = cookiesReceived
@@ -181,6 +187,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     ) -> EventLoopFuture<Void> {
         let headers = head.headers
         report(head, bodyOffset: offset, expectedTotal: total)
+        if let limit = maximumFileSize, let total, total > limit {
+            return task.eventLoop.makeFailedFuture(Stop.tooLarge(announced: total))
+        }
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
         let current = summary.status == 206 && fromResponse.ifRange == nil ? validator : fromResponse
@@ -221,6 +230,9 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         guard let file else { return task.eventLoop.makeSucceededVoidFuture() }
         if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
         let count = Int64(buffer.readableBytes)
+        if let limit = maximumFileSize, received + count > limit {
+            return task.eventLoop.makeFailedFuture(Stop.tooLarge(announced: nil))
+        }
         let now = time.now()
         let reporting = now - lastReport >= progressInterval
         if let checkpoint = headCheckpoint {

@@ -35,7 +35,7 @@ extension TransferRunner {
             job: job, requestedOffset: RangeRequest.requestedOffset(bytesOnDisk: onDisk, validator: validator),
             bytesOnDisk: onDisk, validator: validator, checkpointBytes: checkpointBytes, durability: durability,
             reportsResponses: reportsResponses, progressInterval: progressInterval, time: time,
-            cap: cap, deliversErrorBodies: deliversErrorBodies,
+            cap: cap, deliversErrorBodies: deliversErrorBodies, maximumFileSize: maximumFileSize,
             follows: { status, location in
                 // A hop that cannot be followed is not asked about: the trail fails it.
                 var trail = trail
@@ -95,6 +95,8 @@ extension TransferRunner {
                     httpStatus: status))
         case .failure(BodyWriter.Stop.authorize(let fields)):
             return .authorize(fields)
+        case .failure(BodyWriter.Stop.tooLarge(let announced)):
+            return .failed(.fileTooLarge(job.url, announced: announced, limit: maximumFileSize ?? 0))
         case .failure(BodyWriter.Stop.tooLong(let expected)):
             return .restart("the server sent more than the \(expected) bytes it announced")
         case .failure(let error as TransferError):

@@ -109,6 +109,8 @@ struct TransferRunner: Sendable {
     /// Whether a transfer that began at a public host is kept on the public internet
     /// (``TransferSessionConfiguration/keepsPublicTransfersPublic``).
     var keepsPublicTransfersPublic = false
+    /// The largest file a transfer may download (``TransferSessionConfiguration/maximumFileSize``).
+    var maximumFileSize: Int64?
 
     /// The logger AsyncHTTPClient gets: the engine's own when it shows debug messages (the only
     /// levels the client logs at), otherwise one that drops everything. The client tags each

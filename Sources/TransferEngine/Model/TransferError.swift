@@ -53,6 +53,8 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
         public static let timedOut = Code(rawValue: "timedOut")
         /// The body was not valid in the content coding it came with (a damaged or cut-short gzip).
         public static let cannotDecodeContent = Code(rawValue: "cannotDecodeContent")
+        /// The file is larger than the session allows (``TransferSessionConfiguration/maximumFileSize``).
+        public static let fileTooLarge = Code(rawValue: "fileTooLarge")
         /// The request was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// The process ended while this file was being finished (``TransferSessionConfiguration/finisher``),
@@ -82,6 +84,13 @@ public struct TransferError: Error, Sendable, Hashable, Codable, CustomStringCon
     /// The process ended twice while finishing the file (``Code/finishingInterrupted``).
     static let finishingInterrupted = TransferError(
         .finishingInterrupted, "the process stopped while finishing this file, twice; kept as downloaded", permanent: true)
+
+    /// The file passed ``TransferSessionConfiguration/maximumFileSize``: announced as `announced`
+    /// bytes, or grown past the limit when `nil`.
+    static func fileTooLarge(_ url: String, announced: Int64?, limit: Int64) -> TransferError {
+        let what = announced.map { "is \($0) bytes, over" } ?? "went past"
+        return TransferError(.fileTooLarge, "the file at \(url) \(what) the \(limit)-byte limit", permanent: true)
+    }
 
     static func invalidURL(_ url: String, _ why: String) -> TransferError {
         TransferError(.invalidURL, "cannot download \(url): \(why)", permanent: true)

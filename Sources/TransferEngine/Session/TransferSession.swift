@@ -160,7 +160,8 @@ public actor TransferSession {
             finisher: configuration.finisher, time: time, logger: logger,
             cap: BandwidthCap(bytesPerSecond: configuration.bandwidthLimit),
             deliversErrorBodies: configuration.deliversErrorBodies, maxRedirects: configuration.maxRedirects,
-            keepsPublicTransfersPublic: configuration.keepsPublicTransfersPublic)
+            keepsPublicTransfersPublic: configuration.keepsPublicTransfersPublic,
+            maximumFileSize: configuration.maximumFileSize)
     }
 
     /// The most bytes a second all transfers together receive now (`nil`: no cap).

@@ -70,6 +70,12 @@ public struct TransferSessionConfiguration: Sendable {
     /// address fails the transfer for good, with a reason naming the host (see ``NetworkReach``).
     /// For URLs from a source that must not reach this machine or its network (a catalog's).
     public var keepsPublicTransfersPublic = false
+    /// The largest file a transfer may download, in bytes (`nil`, the default: no limit), as curl's
+    /// `--max-filesize`: a response announcing a larger file fails before its body is read, and a
+    /// body that grows past the limit (no length announced, or a false one) fails as it does. Both
+    /// fail for good (``TransferError/Code/fileTooLarge``), the partial file removed: a server
+    /// cannot fill the disk.
+    public var maximumFileSize: Int64?
     /// The HTTP clients the transfers use (default `nil`: made from this configuration as the
     /// session opens). Clients from ``makeHTTPClients()`` used before the session opens (a
     /// catalog lookup begun while it opens, say) hand it their connections; it shuts them down.

@@ -33,6 +33,7 @@ extension URLError {
         case .sessionLocked: code = .backgroundSessionInUseByAnotherProcess
         case .invalidResumeData: code = .cannotDecodeRawData
         case .cannotDecodeContent: code = .cannotDecodeContentData
+        case .fileTooLarge: code = .dataLengthExceedsMaximum
         case .serverCertificateUntrusted: code = .serverCertificateUntrusted
         case .serverCertificateHasBadDate: code = .serverCertificateHasBadDate
         case .secureConnectionFailed: code = .secureConnectionFailed
