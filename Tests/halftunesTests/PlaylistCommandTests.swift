@@ -41,6 +41,42 @@ struct PlaylistCommandTests {
         }
     }
 
+    /// Inputs `import` cannot take, each with the line it answers (after the file's path).
+    static let unreadable: [(name: String, said: String)] = [
+        ("missing.txt", "no such file or directory"), ("a folder", "is a directory"),
+        ("random.bin", "not UTF-8 text (an M3U8 playlist, or track ids one a line)"),
+        ("/dev/zero", "over 64 MiB, too large for a playlist"),
+    ]
+
+    @Test(
+        "import of what is not a playlist: one line naming it and why, exit 2, nothing fetched; a byte order mark is no part of the first line",
+        arguments: unreadable.indices)
+    func unreadableInput(_ index: Int) async throws {
+        let (name, said) = Self.unreadable[index]
+        try await withDemoCatalog { catalog, url in
+            try await withTemporaryDirectory { folder in
+                let home = folder.appendingPathComponent("home")
+                try FileManager.default.createDirectory(
+                    at: folder.appendingPathComponent("a folder"), withIntermediateDirectories: true)
+                // Random bytes, one of them a byte no UTF-8 text holds.
+                var random = SystemRandomNumberGenerator()
+                try Data([0xFF] + (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
+                    .write(to: folder.appendingPathComponent("random.bin"))
+                let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+                let result = try await runHalftunes(["import", path], home: home, catalog: url)
+                #expect(result.status == 2)
+                #expect(result.stderr == "halftunes: cannot read \(path): \(said)\n")
+                #expect(catalog.previewRequests.isEmpty)
+
+                let marked = folder.appendingPathComponent("marked.txt")
+                try Data([0xEF, 0xBB, 0xBF] + Array("1003\n".utf8)).write(to: marked)
+                let read = try await runHalftunes(["import", marked.path], home: home, catalog: url)
+                #expect(read.status == 0, "\(read.stderr)")
+                #expect(catalog.previewRequests.map(\.trackId) == [1003])
+            }
+        }
+    }
+
     @Test("import of ids and store links: a bad line is named (file:line), the rest download, exit 2")
     func badLines() async throws {
         try await withDemoCatalog { _, url in

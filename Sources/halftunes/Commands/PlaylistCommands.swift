@@ -99,15 +99,7 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.bootstrapLogging()
         try await reportingFailures {
-            let text: String
-            do {
-                text =
-                    file == "-"
-                    ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                    : try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw DownloadError(.badInput, "cannot read \(file): \(error.localizedDescription)")
-            }
+            let text = try PlaylistInput.read(file)
             var ids: [Int] = []
             var bad = 0
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
