@@ -13,16 +13,29 @@ public struct AgentSocket: Sendable, Hashable {
     /// The socket.
     public let socket: URL
 
-    /// `name` in `folderName` under `$XDG_RUNTIME_DIR`, else `$XDG_STATE_HOME`, else `~/.local/state`.
+    /// `name` in `folderName` under `$XDG_RUNTIME_DIR`; without it, under the user's runtime
+    /// folder (`userRuntimeFolder`), so a cron job or a shell without the variable finds the agent
+    /// the user's session started; else under `$XDG_STATE_HOME`, else `~/.local/state`.
     public static func resolve(
-        folder folderName: String, name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        folder folderName: String, name: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        userRuntimeFolder: String? = ownFolder(at: "/run/user/\(geteuid())")
     ) -> AgentSocket {
         func absolute(_ name: String) -> String? { environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil } }
         let base =
-            absolute("XDG_RUNTIME_DIR") ?? absolute("XDG_STATE_HOME")
+            absolute("XDG_RUNTIME_DIR") ?? userRuntimeFolder ?? absolute("XDG_STATE_HOME")
             ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/state")
         let folder = URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent(folderName, isDirectory: true)
         return AgentSocket(folder: folder, socket: folder.appendingPathComponent(name))
+    }
+
+    /// `path` when it is a folder (not a link) of this user's that nobody else may enter, as
+    /// systemd-logind makes `/run/user/<uid>` for a user's sessions; else `nil`.
+    public static func ownFolder(at path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(),
+            info.st_mode & 0o077 == 0
+        else { return nil }
+        return path
     }
 
     public init(folder: URL, socket: URL) {

@@ -16,8 +16,9 @@ import TransferEngine
 /// user may enter, answers this user's processes only (`SO_PEERCRED`), and ends once it has had
 /// no session to watch or run for its idle time.
 public enum TransfersAgentServer {
-    /// The agent's socket: `$XDG_RUNTIME_DIR/transfers/agent.sock`, else under `$XDG_STATE_HOME`,
-    /// else `~/.local/state` (where `ResumableURLSession` looks for it).
+    /// The agent's socket: `$XDG_RUNTIME_DIR/transfers/agent.sock`, else under `/run/user/<uid>`
+    /// (when it is the user's 0700 folder), `$XDG_STATE_HOME` or `~/.local/state` (where
+    /// `ResumableURLSession` looks for it).
     public static func socket(environment: [String: String] = ProcessInfo.processInfo.environment) -> AgentSocket {
         BackgroundClaim.agentSocket(environment: environment)
     }

@@ -13,8 +13,8 @@ struct TransfersAgentCommand: AsyncParsableCommand {
         commandName: "transfers-agent",
         abstract: "Takes over ResumableURLSession background sessions when their processes end.",
         discussion: """
-            Listens on $XDG_RUNTIME_DIR/transfers/agent.sock (else under $XDG_STATE_HOME, else \
-            ~/.local/state), in a folder only its user may enter, for that user's processes only.
+            Listens on $XDG_RUNTIME_DIR/transfers/agent.sock (else under /run/user/UID when it is \
+            your 0700 folder, $XDG_STATE_HOME or ~/.local/state), in a folder only its user may enter, for that user's processes only.
             """)
 
     @Option(name: .long, help: "Seconds with no session to watch or run before it ends (0: never).")

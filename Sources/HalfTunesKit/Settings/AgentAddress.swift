@@ -5,8 +5,8 @@ import SystemBasics
 /// Where a home's HalfTunes agent (`halftunes agent`) listens: a Unix domain socket in a folder
 /// only its user may enter, found and checked as every agent's is (``AgentSocket``).
 ///
-/// The folder is `$XDG_RUNTIME_DIR/halftunes`, else `$XDG_STATE_HOME/halftunes`, else
-/// `~/.local/state/halftunes`; mode 0700, owned by the user. The default home's agent listens on
+/// The folder is `$XDG_RUNTIME_DIR/halftunes`, else under `/run/user/<uid>` (when it is the user's
+/// 0700 folder), `$XDG_STATE_HOME` or `~/.local/state`; mode 0700, owned by the user. The default home's agent listens on
 /// `agent.sock` there; another home's (`--home`, `HALFTUNES_HOME`) on `agent-<hash of its path>.sock`.
 public struct AgentAddress: Sendable, Hashable {
     /// The socket and its folder.

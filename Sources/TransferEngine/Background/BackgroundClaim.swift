@@ -61,7 +61,8 @@ public struct BackgroundClaim: Codable, Sendable, Hashable {
 
 extension BackgroundClaim {
     /// The transfer agent's socket, where claims go: `transfers/agent.sock` under
-    /// `$XDG_RUNTIME_DIR`, else `$XDG_STATE_HOME`, else `~/.local/state`.
+    /// `$XDG_RUNTIME_DIR`, else `/run/user/<uid>` (when it is the user's 0700 folder), else
+    /// `$XDG_STATE_HOME`, else `~/.local/state`.
     public static func agentSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> AgentSocket {
         AgentSocket.resolve(folder: "transfers", name: "agent.sock", environment: environment)
     }

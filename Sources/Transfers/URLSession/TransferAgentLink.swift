@@ -12,8 +12,8 @@ import SystemBasics
 
 /// How a background session reaches the per-user transfer agent (`transfers-agent`), which
 /// takes its tasks over when the process ends: HTTP on the agent's Unix socket,
-/// `$XDG_RUNTIME_DIR/transfers/agent.sock` (else under `$XDG_STATE_HOME`, else
-/// `~/.local/state`), spoken to only when the listener is this user's (`SO_PEERCRED`).
+/// `$XDG_RUNTIME_DIR/transfers/agent.sock` (else under `/run/user/<uid>`, `$XDG_STATE_HOME` or
+/// `~/.local/state`: ``AgentSocket/resolve(folder:name:environment:userRuntimeFolder:)``), spoken to only when the listener is this user's (`SO_PEERCRED`).
 struct TransferAgentLink: Sendable {
     let place: AgentSocket
     var socket: String { place.socket.path }
