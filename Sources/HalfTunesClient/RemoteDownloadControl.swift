@@ -121,7 +121,7 @@ public struct RemoteDownloadControl: DownloadControl {
 
     public func playTarget(_ trackID: Int) async throws(DownloadError) -> DownloadDocument {
         // The server runs on this machine: its library file is what to play; a download in
-        // progress with bytes plays from the server's /library/:id, which sends the rest as it comes.
+        // progress with bytes plays from the agent's /library/:id, which sends the rest as it comes.
         let listing = try await listing()
         if let document = listing.library.first(where: { $0.id == trackID }), document.file != nil { return document }
         guard let document = listing.downloads.first(where: { $0.id == trackID && $0.receivedBytes > 0 }) else {
@@ -131,7 +131,7 @@ public struct RemoteDownloadControl: DownloadControl {
         return document
     }
 
-    /// The server's `/library/:id`: the bytes of a download so far, then the rest as they arrive
+    /// The agent's `/library/:id`: the bytes of a download so far, then the rest as they arrive
     /// (what the page's player gets).
     public func streamTrack(_ trackID: Int, into receive: @Sendable ([UInt8]) async -> Bool) async throws(DownloadError) {
         let response = try await execute(.file(trackID))
@@ -204,7 +204,7 @@ public struct RemoteDownloadControl: DownloadControl {
         }
     }
 
-    /// Throws the server's own error for a failing answer.
+    /// Throws the agent's own error for a failing answer.
     func check(_ response: HTTPClientResponse) async throws(DownloadError) {
         guard !(200..<300).contains(response.status.code) else { return }
         let body = try? await response.body.collect(upTo: 1 << 20)

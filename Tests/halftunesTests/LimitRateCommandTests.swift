@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The bandwidth cap from the command line: `download --limit-rate` holds the agent it starts to
-/// the cap, and `halftunes limit-rate` changes a running server's, which `serve --limit-rate` set.
+/// the cap, and `halftunes limit-rate` changes the running agent's, which `serve --limit-rate` set.
 @Suite("halftunes limit-rate", .timeLimit(.minutes(1)))
 struct LimitRateCommandTests {
     @Test("download --limit-rate 400k, through the agent it starts: the batch takes at least 0.9 × its bytes ÷ the cap")

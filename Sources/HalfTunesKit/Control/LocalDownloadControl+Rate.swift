@@ -13,14 +13,14 @@ extension LocalDownloadControl {
         }
     }
 
-    /// The service whose downloads run in this process: the server's, or this command's own
+    /// The service whose downloads run in this process: the agent's, or this command's own
     /// when it downloads. A command that only looks has none to cap: the cap is set when the
     /// downloads start.
     private func runningService() async throws -> DownloadService {
         if let service, !ownsService || configuration.startsTransfers { return service }
         throw DownloadError(
             .conflict,
-            "no downloads run to cap: halftunes serve (or download) takes --limit-rate when it starts, "
-                + "and halftunes limit-rate changes a running server's")
+            "no downloads run to cap: download (or serve) takes --limit-rate when it starts, "
+                + "and halftunes limit-rate changes the running agent's")
     }
 }

@@ -4,8 +4,8 @@ import Logging
 import NetworkBasics
 import TransferEngine
 
-/// The ``DownloadControl`` of a process that runs its own downloads: `halftunes serve`, or a
-/// command when no server is running.
+/// The ``DownloadControl`` of the process that owns a home's downloads: the agent (or `demo`, or
+/// `serve` with `HALFTUNES_AGENT=0`, hosting it), or a command with `HALFTUNES_AGENT=0`.
 ///
 /// It opens the download service (and so takes the session's lock) only when an operation needs
 /// it: a search or `play` works beside another process that owns the session.
@@ -46,7 +46,7 @@ public actor LocalDownloadControl: DownloadControl {
         self.ownsService = true
     }
 
-    /// A control over a download service that is already open (the server's, which closes it).
+    /// A control over a download service that is already open (the agent's, which closes it).
     ///
     /// - Parameter lookAhead: A lookup under way whose tracks the next start of its ids takes.
     public init(service: DownloadService, catalog: @escaping CatalogMaker, lookAhead: LookAhead? = nil, logger: Logger) {

@@ -1,7 +1,7 @@
 import Foundation
 import ITunesSearch
 
-// The wire schema, version 1: what `halftunes serve` sends, what the page and the command line
+// The wire schema, version 1: what the agent sends, what the page and the command line
 // read, and what `--json` prints. One definition for every edge, so none can drift from another.
 // Every object that describes a download carries `v`, the track id as `id` and its state as `state`
 // at its top level.

@@ -2,11 +2,11 @@ import ArgumentParser
 import HalfTunesKit
 import HalfTunesTerminal
 
-/// `halftunes limit-rate [RATE|none]`: shows or changes the cap on a running server's downloads.
+/// `halftunes limit-rate [RATE|none]`: shows or changes the cap on the running agent's downloads.
 struct LimitRateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limit-rate",
-        abstract: "Show or change the cap on all downloads of the running halftunes serve (500k, 2M, or none).")
+        abstract: "Show or change the cap on all downloads of the running agent (500k, 2M, or none).")
 
     @Argument(help: "Bytes a second as curl writes them (500k, 2M; powers of 1024), or none; nothing shows the cap.")
     var rate: String?

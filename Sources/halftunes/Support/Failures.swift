@@ -4,7 +4,7 @@ import HalfTunesKit
 import HalfTunesTerminal
 
 /// The command line's edge for errors: one line on standard error, and an exit status per
-/// ``DownloadError/Code`` (the same whether the work ran here or in `halftunes serve`).
+/// ``DownloadError/Code`` (the same whether the work ran here or in the agent).
 enum ExitStatus {
     /// The exit status of each code.
     static func of(_ code: DownloadError.Code) -> Int32 {
@@ -26,12 +26,12 @@ enum ExitStatus {
     /// Interrupted (Ctrl-C or SIGTERM); what was received is kept.
     static let interrupted: Int32 = 130
 
-    /// The table `--help` and the README show.
+    /// The table `--help` and docs/cli.md show.
     static let table = """
         Exit status: 0 success; 1 internal error; 2 bad input; 3 not found; 4 conflict (not possible \
-        in the current state, or the session is in use); 5 the catalog, preview server or halftunes \
-        serve failed or is unreachable; 6 rate limited (wait and retry); 7 refused; 8 a download \
-        failed; 9 the audio player could not play (no audio device); 64 bad command-line usage; 130 interrupted.
+        in the current state, or the session is in use); 5 the catalog, preview server or the agent \
+        failed or is unreachable; 6 rate limited (wait and retry); 7 refused; 8 a download \
+        failed; 9 the audio player could not play (no audio device, or it failed); 64 bad command-line usage; 130 interrupted.
         """
 }
 
