@@ -11,8 +11,8 @@ import Testing
 /// agent stops it at the preview limit, the download fails in one line, and nothing of it stays.
 @Suite("oversize previews through the agent", .timeLimit(.minutes(2)))
 struct OversizePreviewTests {
-    /// At most this much is served to one request (twice the limit): a download that is not
-    /// stopped would land whole and be seen.
+    /// At most this much is served to one request (twice the limit), so the test ends either way:
+    /// not stopped, 4401 would land whole, and 4402 would be retried for the bytes it lacks.
     static let servedAtMost = 2 * 64 << 20
 
     /// A catalog of 4401 (its preview endless, no length) and 4402 (announced as 1 TiB).
