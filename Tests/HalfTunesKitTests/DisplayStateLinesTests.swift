@@ -49,6 +49,36 @@ struct DisplayStateLinesTests {
         #expect(!rows.contains { $0.contains("0 bytes") }, "\(rows)")
     }
 
+    @Test(
+        "a failure its status told when added is not told again by its event; one after the download went on again is; control characters never pass"
+    )
+    func failureToldOnce() {
+        var lines: [String] = []
+        var warnings: [String] = []
+        let display = ProgressDisplay(
+            mode: .plain, columns: { nil }, write: { lines.append($0) }, warn: { warnings.append($0) })
+        let reason = "the redirect to \u{1B}]2;owned\u{7}x was not followed (HTTP 302)"
+        display.add(
+            DownloadDocument(
+                DownloadStatus(
+                    track: Track(id: 1, name: "Track 1", artist: "Artist"), state: .failed, receivedBytes: 0,
+                    expectedBytes: nil, failure: reason, file: nil)))
+        display.show(.failed(trackID: 1, reason: reason))
+        let told = "Track 1 — failed: \(DisplayWidth.printable(reason))"
+        #expect(lines == [told + "\n"])
+        #expect(warnings == [told])
+        #expect(!told.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(told)")
+
+        display.add(
+            DownloadDocument(
+                DownloadStatus(
+                    track: Track(id: 2, name: "Track 2", artist: "Artist"), state: .failed, receivedBytes: 0,
+                    expectedBytes: nil, failure: "not found", file: nil)))
+        display.show(.stateChanged(trackID: 2, state: .queued))
+        display.show(.failed(trackID: 2, reason: "not found"))
+        #expect(warnings.filter { $0.hasPrefix("Track 2") } == ["Track 2 — failed: not found", "Track 2 — failed: not found"])
+    }
+
     @Test("piped: a pause and the resume after it get a line each, once; a pause of a paused track none")
     func plainPauses() {
         var lines: [String] = []

@@ -23,6 +23,9 @@ public final class ProgressDisplay {
         /// (``SummaryLine``).
         var file: (words: String, path: String, note: String)?
         var finished = false
+        /// The failure already told of it (its status said so when added), until it goes on:
+        /// the event of that same failure, arriving after, tells nothing twice.
+        var toldFailure: String?
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
     }
@@ -103,6 +106,7 @@ public final class ProgressDisplay {
         // One that failed before it was followed (at once: a refused URL) tells its reason on
         // standard error too, as a failure event would.
         if document.state == .failed {
+            lines[id]?.toldFailure = line.text
             if mode == .terminal { untold.append("\(line.title) — \(line.text)") } else { warn("\(line.title) — \(line.text)") }
         }
         // A failed one stays until its next event: a download started again goes on from there.
@@ -113,6 +117,8 @@ public final class ProgressDisplay {
     /// Shows an event.
     public func show(_ event: DownloadEvent) {
         guard let id = event.trackID, var line = lines[id] else { return }
+        let told = line.toldFailure
+        line.toldFailure = nil
         switch event {
         case .progress(_, let received, let expected):
             let now = ContinuousClock.now
@@ -174,6 +180,11 @@ public final class ProgressDisplay {
             let reason = DisplayWidth.printable(reason)
             line.text = "failed: \(reason)"
             if mode == .json { emit(WireEvent(event)) }
+            if told == line.text {
+                retire(id, line)
+                if mode == .terminal { redraw(force: true) }
+                return
+            }
             if mode == .plain { write("\(line.title) — failed: \(reason)\n") }
             // The reason is also one line on standard error, where scripts and people look for
             // errors; a terminal's drawing holds it until the drawing ends.
@@ -306,7 +317,7 @@ public final class ProgressDisplay {
         case .downloaded: "already in the library → \(status.file?.path ?? "")"
         case .paused: "Paused"
         case .queued: "Queued"
-        case .failed: "failed: \(status.failure ?? "unknown error")"
+        case .failed: "failed: \(DisplayWidth.printable(status.failure ?? "unknown error"))"
         case .downloading where Self.isStarting(status): "Starting"
         case .downloading: ProgressText.progress(received: status.receivedBytes, expected: status.expectedBytes)
         case .notDownloaded: "not downloaded"
