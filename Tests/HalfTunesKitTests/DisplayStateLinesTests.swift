@@ -50,7 +50,7 @@ struct DisplayStateLinesTests {
     }
 
     @Test(
-        "a failure its status told when added is not told again by its event; one after the download went on again is; control characters never pass"
+        "a failure its status told when added is not told again by its events arriving after; another failure is; control characters never pass"
     )
     func failureToldOnce() {
         var lines: [String] = []
@@ -74,9 +74,20 @@ struct DisplayStateLinesTests {
                 DownloadStatus(
                     track: Track(id: 2, name: "Track 2", artist: "Artist"), state: .failed, receivedBytes: 0,
                     expectedBytes: nil, failure: "not found", file: nil)))
+        // The events that led to the failure, arriving after the status that told it.
         display.show(.stateChanged(trackID: 2, state: .queued))
+        display.show(.stateChanged(trackID: 2, state: .downloading))
         display.show(.failed(trackID: 2, reason: "not found"))
-        #expect(warnings.filter { $0.hasPrefix("Track 2") } == ["Track 2 — failed: not found", "Track 2 — failed: not found"])
+        #expect(warnings.filter { $0.hasPrefix("Track 2") } == ["Track 2 — failed: not found"])
+
+        // Another failure than the one told is told.
+        display.add(
+            DownloadDocument(
+                DownloadStatus(
+                    track: Track(id: 3, name: "Track 3", artist: "Artist"), state: .failed, receivedBytes: 0,
+                    expectedBytes: nil, failure: "not found", file: nil)))
+        display.show(.failed(trackID: 3, reason: "gone"))
+        #expect(warnings.filter { $0.hasPrefix("Track 3") } == ["Track 3 — failed: not found", "Track 3 — failed: gone"])
     }
 
     @Test("piped: a pause and the resume after it get a line each, once; a pause of a paused track none")

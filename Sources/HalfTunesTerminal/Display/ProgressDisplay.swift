@@ -23,8 +23,8 @@ public final class ProgressDisplay {
         /// (``SummaryLine``).
         var file: (words: String, path: String, note: String)?
         var finished = false
-        /// The failure already told of it (its status said so when added), until it goes on:
-        /// the event of that same failure, arriving after, tells nothing twice.
+        /// The failure already told of it (its status said so when added): the events that led
+        /// to it may arrive after the status, and that failure's own is not told twice.
         var toldFailure: String?
         var lastPlainStep = -1
         var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
@@ -118,7 +118,6 @@ public final class ProgressDisplay {
     public func show(_ event: DownloadEvent) {
         guard let id = event.trackID, var line = lines[id] else { return }
         let told = line.toldFailure
-        line.toldFailure = nil
         switch event {
         case .progress(_, let received, let expected):
             let now = ContinuousClock.now
