@@ -53,12 +53,23 @@ struct PlayWhileDownloadingTests {
 
     @Test("a range asked before the download's length is known waits for it: a 206 of the file, never the whole")
     func rangeBeforeTheLength() async throws {
-        try await withWebApp { url, web, catalog, _ in
+        try await withWebApp { url, web, catalog, home in
             catalog.setFaults(PreviewFaults(sendsNoLength: true), for: 1003)
             catalog.hold(1003, atByte: 200_000)
             defer { catalog.release(1003) }
             #expect(try await request(url, "/api/downloads/1003", method: .POST, headers: allowed(url, web)).status == 200)
             #expect(await eventually(within: .seconds(20)) { catalog.bytesSent(for: 1003) == 200_000 })
+            // Sent is not yet received: the bytes are on this side once the partial file holds some.
+            let library = home.appendingPathComponent("library")
+            #expect(
+                await eventually(within: .seconds(20)) {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: library.path)) ?? []
+                    return names.contains { name in
+                        name.contains("[1003]") && name.hasSuffix(".part")
+                            && (try? library.appendingPathComponent(name).resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0)
+                                ?? 0 > 0
+                    }
+                })
             let listing = try await request(url, "/api/downloads").json
             let item = (listing?["downloads"] as? [[String: Any]])?.first { $0["id"] as? Int == 1003 }
             #expect(item?["expectedBytes"] == nil || item?["expectedBytes"] is NSNull, "a chunked body has no length yet")
