@@ -30,13 +30,7 @@ public struct AgentSocket: Sendable, Hashable {
 
     /// `path` when it is a folder (not a link) of this user's that nobody else may enter, as
     /// systemd-logind makes `/run/user/<uid>` for a user's sessions; else `nil`.
-    public static func ownFolder(at path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(),
-            info.st_mode & 0o077 == 0
-        else { return nil }
-        return path
-    }
+    public static func ownFolder(at path: String) -> String? { folderProblem(at: path) == nil ? path : nil }
 
     public init(folder: URL, socket: URL) {
         self.folder = folder
@@ -84,24 +78,28 @@ public struct AgentSocket: Sendable, Hashable {
                     "the agent's socket path \(socket.path) is \(bytes) bytes; Unix sockets take \(PeerCredentials.maximumSocketPathBytes)"
             )
         }
+        if let problem = Self.folderProblem(at: folder.path) { throw problem }
+    }
+
+    /// Why `path` is not a folder (not a link) of this user's, mode 0700; `nil` when it is.
+    private static func folderProblem(at path: String) -> Problem? {
         var info = stat()
-        guard lstat(folder.path, &info) == 0 else {
-            throw Problem(description: "cannot use \(folder.path): \(String(cString: strerror(errno)))")
+        guard lstat(path, &info) == 0 else {
+            return Problem(description: "cannot use \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw Problem(description: "\(folder.path) must be a folder (the agent's socket goes there)")
+            return Problem(description: "\(path) must be a folder (the agent's socket goes there)")
         }
         guard info.st_uid == geteuid() else {
-            throw Problem(
-                description:
-                    "\(folder.path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())): the agent will not use it")
+            return Problem(
+                description: "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())): the agent will not use it")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw Problem(
+            return Problem(
                 description:
-                    "\(folder.path) is mode \(String(info.st_mode & 0o777, radix: 8)): the agent needs it 700 (chmod 700 \(folder.path))"
-            )
+                    "\(path) is mode \(String(info.st_mode & 0o777, radix: 8)): the agent needs it 700 (chmod 700 \(path))")
         }
+        return nil
     }
 
     /// What a probe of the socket found.

@@ -22,8 +22,6 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         case decided(ResponseDecision)
         /// The server sent more than it announced.
         case tooLong(expected: Int64)
-        /// The file is larger than the limit: announced as that many bytes, or grown past it (`nil`).
-        case tooLarge(announced: Int64?)
         /// The redirect to `location` (as the server wrote it) was refused, and its body is not
         /// a file to deliver.
         case redirectRefused(location: String, status: Int)
@@ -188,7 +186,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let headers = head.headers
         report(head, bodyOffset: offset, expectedTotal: total)
         if let limit = maximumFileSize, let total, total > limit {
-            return task.eventLoop.makeFailedFuture(Stop.tooLarge(announced: total))
+            return task.eventLoop.makeFailedFuture(TransferError.fileTooLarge(job.url, announced: total, limit: limit))
         }
         let fromResponse = Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         // A 206 may omit validators; then the ones that earned it still describe the bytes.
@@ -231,7 +229,7 @@ final class BodyWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         if let flushFailure { return task.eventLoop.makeFailedFuture(flushFailure) }
         let count = Int64(buffer.readableBytes)
         if let limit = maximumFileSize, received + count > limit {
-            return task.eventLoop.makeFailedFuture(Stop.tooLarge(announced: nil))
+            return task.eventLoop.makeFailedFuture(TransferError.fileTooLarge(job.url, announced: nil, limit: limit))
         }
         let now = time.now()
         let reporting = now - lastReport >= progressInterval

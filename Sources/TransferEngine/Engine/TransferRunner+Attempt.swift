@@ -95,8 +95,6 @@ extension TransferRunner {
                     httpStatus: status))
         case .failure(BodyWriter.Stop.authorize(let fields)):
             return .authorize(fields)
-        case .failure(BodyWriter.Stop.tooLarge(let announced)):
-            return .failed(.fileTooLarge(job.url, announced: announced, limit: maximumFileSize ?? 0))
         case .failure(BodyWriter.Stop.tooLong(let expected)):
             return .restart("the server sent more than the \(expected) bytes it announced")
         case .failure(let error as TransferError):
