@@ -41,18 +41,8 @@ struct HostileFilesThroughAgentTests {
     /// A catalog whose lookups answer the ids asked for among 4301–4304, with previews served here.
     static func catalog() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/lookup") { request, _ -> Response in
-            let asked = (request.uri.queryParameters.get("id") ?? "").split(separator: ",").compactMap { Int($0) }
-            let here = request.head.authority ?? "127.0.0.1"
-            let tracks: [[String: Any]] = asked.filter { (4301...4304).contains($0) }.map { id in
-                let preview = id == 4303 ? "http://127.0.0.1:999999/p.m4a" : "http://\(here)/preview/\(id).m4a"
-                return [
-                    "wrapperType": "track", "kind": "song", "trackId": id, "trackName": "Hostile \(id)",
-                    "artistName": "Fuzz", "collectionName": "Bad Bytes", "previewUrl": preview,
-                ]
-            }
-            let body = try JSONSerialization.data(withJSONObject: ["resultCount": tracks.count, "results": tracks])
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        router.addHostileLookup(known: 4301...4304, name: "Hostile") { id, here in
+            id == 4303 ? "http://127.0.0.1:999999/p.m4a" : "http://\(here)/preview/\(id).m4a"
         }
         router.get("/preview/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""

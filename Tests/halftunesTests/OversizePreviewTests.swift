@@ -18,18 +18,7 @@ struct OversizePreviewTests {
     /// A catalog of 4401 (its preview endless, no length) and 4402 (announced as 1 TiB).
     static func catalog() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/lookup") { request, _ -> Response in
-            let asked = (request.uri.queryParameters.get("id") ?? "").split(separator: ",").compactMap { Int($0) }
-            let here = request.head.authority ?? "127.0.0.1"
-            let tracks: [[String: Any]] = asked.filter { (4401...4402).contains($0) }.map { id in
-                [
-                    "wrapperType": "track", "kind": "song", "trackId": id, "trackName": "Endless \(id)",
-                    "artistName": "Fuzz", "collectionName": "Bad Bytes", "previewUrl": "http://\(here)/preview/\(id).m4a",
-                ]
-            }
-            let body = try JSONSerialization.data(withJSONObject: ["resultCount": tracks.count, "results": tracks])
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-        }
+        router.addHostileLookup(known: 4401...4402, name: "Endless") { id, here in "http://\(here)/preview/\(id).m4a" }
         router.get("/preview/:name") { _, context -> Response in
             let announced = context.parameters.get("name")?.hasPrefix("4402") == true
             let headers: HTTPFields =
